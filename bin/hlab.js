@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The launcher stays plain JavaScript so that an old Node gets a clear message instead of a syntax error.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+	process.stderr.write(`hlab: Node.js 22 or newer is required (this is ${process.version}); run it through npm (npx hlab) or put Node 22 first on PATH\n`);
+	process.exit(125);
+}
+await import('../dist/supervisor/cli/main.js');

@@ -1,0 +1,18 @@
+/** Exit statuses shared by every command; the README documents them. */
+export const okExit = 0;
+/** A run finished but did not pass, or a decision rejected the candidate. */
+export const failedExit = 1;
+/** Bad input: a usage error, an unreadable file, an output that already exists. */
+export const usageExit = 2;
+/** `hlab supervise`: stdout or stderr exceeded its byte limit. */
+export const outputLimitExit = 123;
+/** `hlab supervise`: the deadline was reached, as timeout(1) reports it. */
+export const timeoutExit = 124;
+/** `hlab supervise`: the command could not be started. */
+export const spawnExit = 127;
+
+/** Prints a one-line error and sets the exit status; callers return right after. */
+export function fail(message: string, status = usageExit): void {
+	process.stderr.write(`hlab: ${message}\n`);
+	process.exitCode = status;
+}

@@ -1,0 +1,81 @@
+import {readdirSync, readFileSync} from 'node:fs';
+
+/** What `/proc/<pid>/stat` says about one process. */
+export interface ProcStat {
+	pid: number;
+	comm: string;
+	state: string;
+	ppid: number;
+	pgid: number;
+	sid: number;
+	/** Clock ticks since boot: with the pid, the identity of a process across pid reuse. */
+	startTime: number;
+}
+
+/** Reads one process's stat line, or null when the pid is gone. */
+export function readStat(pid: number): ProcStat | null {
+	let text: string;
+	try {
+		text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+	} catch {
+		return null;
+	}
+	// The command name may itself hold spaces and parentheses: split after the last ')'.
+	const close = text.lastIndexOf(')');
+	const fields = text.slice(close + 2).split(' ');
+	return {
+		pid,
+		comm: text.slice(text.indexOf('(') + 1, close),
+		state: fields[0] ?? '?',
+		ppid: Number(fields[1]),
+		pgid: Number(fields[2]),
+		sid: Number(fields[3]),
+		startTime: Number(fields[19]),
+	};
+}
+
+/** A zombie or a dead task has finished running; only its parent's wait is missing. */
+export function isRunning(stat: ProcStat | null): stat is ProcStat {
+	return stat !== null && stat.state !== 'Z' && stat.state !== 'X' && stat.state !== 'x';
+}
+
+export function listPids(): number[] {
+	const pids: number[] = [];
+	for (const name of readdirSync('/proc')) {
+		const pid = Number(name);
+		if (Number.isInteger(pid) && pid > 0) pids.push(pid);
+	}
+	return pids;
+}
+
+/** Every running process, read once. */
+export function readTable(): ProcStat[] {
+	const table: ProcStat[] = [];
+	for (const pid of listPids()) {
+		const stat = readStat(pid);
+		if (isRunning(stat)) table.push(stat);
+	}
+	return table;
+}
+
+/** Whether `/proc/<pid>/environ` holds exactly `entry` (`KEY=value`). */
+export function environHas(pid: number, entry: string): boolean {
+	let environ: Buffer;
+	try {
+		environ = readFileSync(`/proc/${pid}/environ`);
+	} catch {
+		return false;
+	}
+	const needle = Buffer.from(`${entry}\0`);
+	let at = environ.indexOf(needle);
+	while (at !== -1) {
+		if (at === 0 || environ[at - 1] === 0) return true;
+		at = environ.indexOf(needle, at + 1);
+	}
+	return false;
+}
+
+/** Running processes whose environment carries the marker entry. */
+export function findTagged(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
+	return table.filter(stat => stat.pid !== process.pid && environHas(stat.pid, entry));
+}

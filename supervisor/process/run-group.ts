@@ -1,0 +1,173 @@
+import {randomUUID} from 'node:crypto';
+import {execa} from 'execa';
+import {limitOutput, type OutputSink} from './byte-limit.js';
+import {refreshDescendants, unwatchDescendants, watchDescendants} from './descendant-tracker.js';
+import {readStat} from './proc-table.js';
+import type {ProcessFailure, ProcessRecord} from './process-record.js';
+import {stopTree} from './stop-tree.js';
+import {settleStreams} from './settle-streams.js';
+
+export const defaultGraceMs = 2000;
+
+export interface RunOptions {
+	/** The executable and its arguments; the executable is looked up on PATH like execvp. */
+	argv: string[];
+	cwd?: string;
+	/** Added to (or, with `extendEnv: false`, replacing) the supervisor's environment. */
+	env?: Record<string, string | undefined>;
+	extendEnv?: boolean;
+	/** Written to stdin, which is then closed. Without it stdin is `/dev/null` unless `stdin: 'inherit'`. */
+	input?: string | Buffer;
+	stdin?: 'ignore' | 'inherit';
+	/** Milliseconds from spawn; null or absent means no deadline. */
+	timeoutMs?: number | null;
+	graceMs?: number;
+	stdoutLimit?: number | null;
+	stderrLimit?: number | null;
+	stdout?: OutputSink;
+	stderr?: OutputSink;
+	signal?: AbortSignal;
+	/** Called with the pid and pgid right after spawn, so a caller can register the group. */
+	onSpawn?: (pid: number) => void;
+	/** Test-only: disable the sweep of members that left the group. */
+	sweep?: boolean;
+}
+
+export interface GroupRun {
+	record: ProcessRecord;
+	/** Kept bytes for `buffer` sinks (the default); null for other sinks. */
+	stdout: Buffer | null;
+	stderr: Buffer | null;
+}
+
+/**
+ * Runs a command as the leader of a new process group (and session) under a deadline and byte limits,
+ * and ends every process of its tree before returning, whatever way it ended.
+ */
+export async function runInGroup(options: RunOptions): Promise<GroupRun> {
+	validate(options);
+	const [file, ...args] = options.argv as [string, ...string[]];
+	const cwd = options.cwd ?? process.cwd();
+	const tagKey = `HLAB_TREE_${randomUUID().replaceAll('-', '')}`;
+	const startedAt = new Date();
+	const t0 = performance.now();
+	let failure: ProcessFailure | null = null;
+	let failureMessage: string | null = null;
+	let fail!: (reason: ProcessFailure) => void;
+	const failed = new Promise<ProcessFailure>(resolve => {
+		fail = reason => {
+			if (failure !== null) return;
+			failure = reason;
+			resolve(reason);
+		};
+	});
+	const stdout = limitOutput(options.stdout ?? {kind: 'buffer'}, options.stdoutLimit ?? null, () => fail('stdout_limit'));
+	const stderr = limitOutput(options.stderr ?? {kind: 'buffer'}, options.stderrLimit ?? null, () => fail('stderr_limit'));
+
+	const finish = (fields: Partial<ProcessRecord>): GroupRun => ({
+		record: {
+			schema: 'harness-lab/process@1',
+			argv: options.argv,
+			cwd,
+			pid: null,
+			pgid: null,
+			tag: tagKey,
+			started_at: startedAt.toISOString(),
+			ended_at: new Date().toISOString(),
+			wall_ms: performance.now() - t0,
+			exit_code: null,
+			signal: null,
+			timed_out: failure === 'timeout',
+			failure,
+			failure_message: failureMessage,
+			stdout: {bytes_seen: stdout.bytesSeen(), bytes_kept: stdout.bytesKept(), limit: options.stdoutLimit ?? null, overflowed: stdout.overflowed()},
+			stderr: {bytes_seen: stderr.bytesSeen(), bytes_kept: stderr.bytesKept(), limit: options.stderrLimit ?? null, overflowed: stderr.overflowed()},
+			killed: [],
+			survivors: [],
+			cleanup_ms: 0,
+			...fields,
+		},
+		stdout: stdout.buffer(),
+		stderr: stderr.buffer(),
+	});
+
+	if (options.signal?.aborted) {
+		fail('aborted');
+		failureMessage = 'aborted before start';
+		return finish({});
+	}
+
+	const subprocess = execa(file, args, {
+		cwd,
+		env: {...options.env, [tagKey]: '1'},
+		extendEnv: options.extendEnv ?? true,
+		detached: true,
+		buffer: false,
+		reject: false,
+		cleanup: false,
+		forceKillAfterDelay: false,
+		encoding: 'buffer',
+		stripFinalNewline: false,
+		...(options.input === undefined ? {stdin: options.stdin ?? 'ignore'} : {input: options.input}),
+		stdout: 'pipe',
+		stderr: 'pipe',
+	});
+	const pid = subprocess.pid;
+	if (pid === undefined) {
+		const result = await subprocess;
+		fail('spawn');
+		failureMessage = `cannot start ${file}: ${result.originalMessage ?? result.message}`;
+		return finish({});
+	}
+	const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>(resolve => {
+		subprocess.nodeChildProcess.once('exit', (code, signal) => resolve({code, signal}));
+	});
+	const result = subprocess.then(() => undefined, () => undefined);
+	subprocess.stdout!.pipe(stdout.writable);
+	subprocess.stderr!.pipe(stderr.writable);
+	const leaderStat = readStat(pid);
+	const leader = {pid, startTime: leaderStat?.startTime ?? -1, comm: leaderStat?.comm ?? file};
+	const descendants = watchDescendants(leader);
+	options.onSpawn?.(pid);
+
+	const deadline = options.timeoutMs == null ? undefined : setTimeout(() => fail('timeout'), options.timeoutMs);
+	const onAbort = (): void => fail('aborted');
+	options.signal?.addEventListener('abort', onAbort, {once: true});
+
+	const first = await Promise.race([exited.then(() => null), failed]);
+	if (first === 'timeout') failureMessage = `deadline of ${options.timeoutMs} ms reached`;
+	if (first === 'stdout_limit' || first === 'stderr_limit') {
+		failureMessage = `${first === 'stdout_limit' ? 'stdout' : 'stderr'} exceeded its limit of ${first === 'stdout_limit' ? options.stdoutLimit : options.stderrLimit} bytes`;
+	}
+	if (first === 'aborted') failureMessage = 'aborted by the supervisor';
+	// While the tree still runs, one last snapshot catches descendants born since the previous poll.
+	if (first !== null) await refreshDescendants();
+	const exitedAt = first === null ? performance.now() : undefined;
+	const cleanupStart = performance.now();
+	const stop = await stopTree({pgid: pid, tagEntry: `${tagKey}=1`, descendants}, {graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep});
+	const exit = await exited;
+	const cleanupMs = performance.now() - cleanupStart;
+	clearTimeout(deadline);
+	options.signal?.removeEventListener('abort', onAbort);
+	unwatchDescendants(pid);
+	// A pipe held open by something we could not find must not hang the caller.
+	await settleStreams([subprocess.stdout!, subprocess.stderr!], [stdout.writable, stderr.writable]);
+	await result;
+	return finish({
+		pid,
+		pgid: pid,
+		wall_ms: (exitedAt ?? performance.now()) - t0,
+		exit_code: exit.code,
+		signal: exit.signal,
+		killed: stop.killed,
+		survivors: stop.survivors,
+		cleanup_ms: cleanupMs,
+	});
+}
+
+function validate(options: RunOptions): void {
+	if (options.argv.length === 0 || options.argv[0] === '') throw new TypeError('a command is required');
+	for (const [name, value] of [['timeoutMs', options.timeoutMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit]] as const) {
+		if (value != null && (!Number.isFinite(value) || value < 0)) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
+	}
+}

@@ -1,0 +1,114 @@
+import {setTimeout as sleep} from 'node:timers/promises';
+import {signalGroup} from './kill-group.js';
+import {environHas, readTable, type ProcStat} from './proc-table.js';
+import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from './process-identity.js';
+import type {KilledProcess} from './process-record.js';
+import type {Descendants} from './descendant-tracker.js';
+
+/** Everything known about a started tree that lets its members be found again. */
+export interface TreeHandle {
+	pgid: number;
+	/** `KEY=value` in the environment of every member that did not clear it. */
+	tagEntry: string;
+	descendants: Descendants;
+}
+
+export interface StopOptions {
+	graceMs: number;
+	/** Test-only: skip the sweep of members that left the group, to prove the check notices. */
+	sweep?: boolean;
+}
+
+export interface StopResult {
+	killed: KilledProcess[];
+	survivors: number[];
+}
+
+const pollMs = 10;
+const killWaitMs = 2000;
+const maxSweepRounds = 50;
+
+/**
+ * Ends a whole tree: SIGTERM to the group, a grace, SIGKILL to the group,
+ * then a sweep of members that left it (by tag or tracked ancestry), then a last look for survivors.
+ */
+export async function stopTree(tree: TreeHandle, options: StopOptions): Promise<StopResult> {
+	const killed: KilledProcess[] = [];
+	const record = (stats: ProcStat[], how: KilledProcess['how']): void => {
+		for (const stat of stats) killed.push({pid: stat.pid, comm: stat.comm, how, in_group: how !== 'sweep'});
+	};
+	await endGroup(tree.pgid, options.graceMs, record);
+	if (options.sweep !== false) await sweep(tree, record);
+	return {killed, survivors: members(tree, readTable()).map(stat => stat.pid)};
+}
+
+async function endGroup(pgid: number, graceMs: number, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<void> {
+	const initial = groupMembers(pgid);
+	if (initial.length === 0) return;
+	signalGroup(pgid, 'SIGTERM');
+	record(initial, 'term');
+	let left = await waitGroupGone(pgid, graceMs);
+	const termed = new Set(initial.map(stat => stat.pid));
+	// A parent may still be forking while it is stopped: repeat SIGKILL until the group is empty.
+	for (let round = 0; left.length > 0 && round < 20; round += 1) {
+		signalGroup(pgid, 'SIGKILL');
+		record(left, 'kill');
+		for (const stat of left) termed.add(stat.pid);
+		left = await waitGroupGone(pgid, killWaitMs);
+	}
+}
+
+async function waitGroupGone(pgid: number, timeoutMs: number): Promise<ProcStat[]> {
+	const until = performance.now() + timeoutMs;
+	let left = groupMembers(pgid);
+	while (left.length > 0 && performance.now() < until) {
+		await sleep(pollMs);
+		const known = left.map(identityOf);
+		// Check only the known pids while they live; rescan the group once they are all gone.
+		if (known.some(isStillRunning)) continue;
+		left = groupMembers(pgid);
+	}
+	return left;
+}
+
+async function sweep(tree: TreeHandle, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<void> {
+	for (let round = 0; round < maxSweepRounds; round += 1) {
+		const found = members(tree, readTable());
+		if (found.length === 0) return;
+		const signalled = found.filter(stat => signalIdentity(identityOf(stat), 'SIGKILL'));
+		record(signalled, 'sweep');
+		await sleep(pollMs);
+	}
+}
+
+function groupMembers(pgid: number): ProcStat[] {
+	return readTable().filter(stat => stat.pgid === pgid && stat.pid !== process.pid);
+}
+
+/** Members of the tree wherever they went: the group, the tag, tracked ancestry, and their children. */
+function members(tree: TreeHandle, table: ProcStat[]): ProcStat[] {
+	const found = new Map<number, ProcStat>();
+	for (const stat of table) {
+		if (stat.pid === process.pid) continue;
+		if (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || environHas(stat.pid, tree.tagEntry)) {
+			found.set(stat.pid, stat);
+		}
+	}
+	// Children of a member are members, even when they cleared their environment before being tracked.
+	let grew = found.size > 0;
+	while (grew) {
+		grew = false;
+		for (const stat of table) {
+			if (!found.has(stat.pid) && found.has(stat.ppid) && stat.pid !== process.pid) {
+				found.set(stat.pid, stat);
+				grew = true;
+			}
+		}
+	}
+	return [...found.values()];
+}
+
+function isTracked(descendants: Descendants, stat: ProcStat): boolean {
+	const seen: ProcessIdentity | undefined = descendants.get(stat.pid);
+	return seen !== undefined && seen.startTime === stat.startTime;
+}

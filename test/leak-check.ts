@@ -1,0 +1,24 @@
+import {randomUUID} from 'node:crypto';
+import type {Test} from 'tap';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {findTagged, readTable} from '../supervisor/process/proc-table.js';
+
+/**
+ * Tags every process this test file starts (they inherit the environment) and,
+ * when the file ends, fails if any of them is still running, then kills it so one leak stays one failure.
+ */
+export function checkNoLeaks(t: Test): void {
+	const key = `HLAB_TEST_FILE_${randomUUID().replaceAll('-', '')}`;
+	process.env[key] = '1';
+	t.teardown(async () => {
+		const entry = `${key}=1`;
+		let left = findTagged(entry, readTable());
+		// A process killed a moment ago may still be on its way out.
+		for (let wait = 0; left.length > 0 && wait < 20; wait += 1) {
+			await sleep(50);
+			left = findTagged(entry, readTable());
+		}
+		for (const stat of left) process.kill(stat.pid, 'SIGKILL');
+		t.same(left.map(stat => `${stat.pid} ${stat.comm}`), [], 'no process started by this file survives');
+	});
+}
