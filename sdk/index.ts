@@ -1,0 +1,2 @@
+export * from './experiment-controller.js';
+export * from './plugin.js';
