@@ -1,2 +1,27 @@
-import type {Command} from "commander";
-export function registerCheck(_program: Command): void {}
+import {existsSync} from 'node:fs';
+import {Command, Option} from 'commander';
+import {runCleanupCheck} from '../../checks/process-cleanup/run-check.js';
+import {fail, failedExit, okExit} from './exit-codes.js';
+
+export function registerCheck(program: Command): void {
+	const check = program.command('check').description('self-checks of the framework that make no model call');
+	check
+		.command('process-cleanup')
+		.description('run synthetic process trees through the supervisor and verify in /proc that none survives')
+		.requiredOption('--output <dir>', 'a new directory for result.json and per-scenario records')
+		.option('--json', 'print result.json instead of a summary')
+		.addOption(new Option('--disable-sweep', 'test-only: run without the sweep, to show the check catches it').hideHelp())
+		.action(async (flags: {output: string; json?: boolean; disableSweep?: boolean}) => {
+			if (existsSync(flags.output)) return fail(`output directory ${flags.output} already exists; choose a new one`);
+			const result = await runCleanupCheck({outputDir: flags.output, disableSweep: flags.disableSweep});
+			if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+			else {
+				for (const scenario of result.scenarios) {
+					const killed = scenario.killed.length === 0 ? 'nothing to kill' : `killed ${scenario.killed.map(entry => `${entry.pid}:${entry.how}`).join(' ')}`;
+					process.stdout.write(`${scenario.passed ? 'pass' : 'FAIL'}  ${scenario.name.padEnd(34)} ${killed}${scenario.problems.length ? `  -- ${scenario.problems.join('; ')}` : ''}\n`);
+				}
+				process.stdout.write(`${result.passed ? 'process-cleanup check passed' : 'process-cleanup check FAILED'}: ${flags.output}/result.json\n`);
+			}
+			process.exitCode = result.passed ? okExit : failedExit;
+		});
+}

@@ -1,0 +1,86 @@
+import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import path from 'node:path';
+import {runInGroup} from '../../supervisor/process/index.js';
+import {findTagged, isRunning, readStat, readTable} from '../../supervisor/process/proc-table.js';
+import {cleanupScenarios, type CleanupScenario} from './scenarios.js';
+import {CleanupCheckResult, type ScenarioResult} from './result-schema.js';
+
+export interface CleanupCheckOptions {
+	/** Must not exist; the check creates it. */
+	outputDir: string;
+	/** Test-only: run the supervisor without its sweep, to prove the check reports the leak. */
+	disableSweep?: boolean;
+	/** Run only these scenarios (all by default). */
+	only?: string[];
+}
+
+/**
+ * Runs synthetic process trees through the supervisor, then checks `/proc` itself
+ * (not the supervisor's own account) for any member still running.
+ */
+export async function runCleanupCheck(options: CleanupCheckOptions): Promise<CleanupCheckResult> {
+	await mkdir(path.dirname(path.resolve(options.outputDir)), {recursive: true});
+	await mkdir(options.outputDir); // Refuses an existing directory (EEXIST).
+	const scenarios = cleanupScenarios.filter(scenario => !options.only || options.only.includes(scenario.name));
+	const results: ScenarioResult[] = [];
+	for (const scenario of scenarios) results.push(await runScenario(scenario, options));
+	const result = CleanupCheckResult.parse({
+		schema: 'harness-lab/check-result@1',
+		check: 'process-cleanup',
+		label: 'framework verification: synthetic process trees, no model call; not a model experiment',
+		sweep_disabled: options.disableSweep === true,
+		passed: results.every(scenario => scenario.passed),
+		scenarios: results,
+	});
+	await writeFile(path.join(options.outputDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+	return result;
+}
+
+async function runScenario(scenario: CleanupScenario, options: CleanupCheckOptions): Promise<ScenarioResult> {
+	const dir = path.join(options.outputDir, scenario.name);
+	await mkdir(dir);
+	const pidFile = path.join(dir, 'pids');
+	await writeFile(pidFile, '');
+	const marker = `HLAB_CHECK_SCENARIO_${process.pid}_${scenario.name.toUpperCase()}`;
+	const run = await runInGroup({
+		argv: ['sh', '-c', scenario.script],
+		cwd: dir,
+		env: {PIDS: pidFile, [marker]: '1'},
+		timeoutMs: scenario.timeoutMs,
+		graceMs: scenario.graceMs,
+		stdoutLimit: 64 * 1024,
+		stderrLimit: 64 * 1024,
+		sweep: options.disableSweep !== true,
+	});
+	await writeFile(path.join(dir, 'process.json'), `${JSON.stringify(run.record, null, 2)}\n`);
+	const started = (await readFile(pidFile, 'utf8')).split('\n').filter(Boolean).map(Number);
+	const survivors = findSurvivors(started, `${marker}=1`);
+	// A leak must not outlive the check that found it.
+	for (const pid of survivors) process.kill(pid, 'SIGKILL');
+	const problems: string[] = [];
+	if (survivors.length > 0) problems.push(`${survivors.length} process(es) survived: ${survivors.join(', ')}`);
+	if (run.record.failure !== scenario.expectedFailure) problems.push(`expected failure ${scenario.expectedFailure}, got ${run.record.failure}`);
+	if (run.record.wall_ms + run.record.cleanup_ms > scenario.maxWallMs) problems.push(`took ${Math.round(run.record.wall_ms + run.record.cleanup_ms)} ms, over ${scenario.maxWallMs} ms`);
+	if (started.length === 0) problems.push('the scenario recorded no process: it did not run');
+	return {
+		name: scenario.name,
+		description: scenario.description,
+		command: run.record.argv,
+		started,
+		killed: run.record.killed,
+		failure: run.record.failure,
+		exit_code: run.record.exit_code,
+		wall_ms: run.record.wall_ms,
+		cleanup_ms: run.record.cleanup_ms,
+		survivors,
+		passed: problems.length === 0,
+		problems,
+	};
+}
+
+/** Everything the scenario started that still runs: by its recorded pids and by its own marker. */
+function findSurvivors(started: number[], markerEntry: string): number[] {
+	const alive = new Set(findTagged(markerEntry, readTable()).map(stat => stat.pid));
+	for (const pid of started) if (isRunning(readStat(pid))) alive.add(pid);
+	return [...alive].sort((a, b) => a - b);
+}

@@ -1,0 +1,69 @@
+import t from 'tap';
+import {mkdtemp, readFile, rm} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {runInGroup} from '../../../supervisor/process/index.js';
+import {ProcessRecord} from '../../../supervisor/process/process-record.js';
+import {checkNoLeaks} from '../../leak-check.js';
+import {hlab} from '../../hlab.js';
+
+checkNoLeaks(t);
+
+t.test('passes output through and exits with the command\'s status', async t => {
+	const {record, stdout} = await hlab(['supervise', '--', 'sh', '-c', 'echo through; exit 5']);
+	t.equal(record.exit_code, 5);
+	t.equal(stdout, 'through\n');
+});
+
+t.test('exits 124 after the deadline and writes the record', async t => {
+	const dir = await mkdtemp(path.join(tmpdir(), 'hlab-supervise-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	const file = path.join(dir, 'process.json');
+	const {record, stderr} = await hlab(['supervise', '--deadline', '300ms', '--grace', '200ms', '--record', file, '--', 'sh', '-c', "trap '' TERM; sleep 300"]);
+	t.equal(record.exit_code, 124);
+	t.match(stderr, /deadline/);
+	const written = ProcessRecord.parse(JSON.parse(await readFile(file, 'utf8')));
+	t.equal(written.failure, 'timeout');
+	t.ok(written.killed.length > 0);
+});
+
+t.test('exits 123 when stdout exceeds its limit', async t => {
+	const {record, stdout} = await hlab(['supervise', '--stdout-limit', '1KiB', '--', 'sh', '-c', 'yes']);
+	t.equal(record.exit_code, 123);
+	t.equal(stdout.length, 1024, 'exactly the limit was passed through');
+});
+
+t.test('bad input gets a one-line error and a non-zero exit', async t => {
+	for (const [args, pattern] of [
+		[['supervise'], /missing required argument/],
+		[['supervise', '--deadline', '-1s', '--', 'true'], /invalid duration/],
+		[['supervise', '--stdout-limit', 'lots', '--', 'true'], /invalid size/],
+	] as const) {
+		const {record, stderr} = await hlab([...args]);
+		t.equal(record.exit_code, 2, args.join(' '));
+		t.match(stderr, pattern);
+	}
+	const missing = await hlab(['supervise', '--', '/nonexistent/cmd']);
+	t.equal(missing.record.exit_code, 127);
+});
+
+t.test('every cleanup scenario driven from the command line leaves nothing behind', async t => {
+	const {cleanupScenarios} = await import('../../../checks/process-cleanup/scenarios.js');
+	const dir = await mkdtemp(path.join(tmpdir(), 'hlab-supervise-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	for (const scenario of cleanupScenarios) {
+		const pids = path.join(dir, `${scenario.name}.pids`);
+		const deadline = scenario.timeoutMs === null ? [] : ['--deadline', `${scenario.timeoutMs}ms`];
+		const run = await runInGroup({
+			argv: [process.execPath, hlabBin(), 'supervise', ...deadline, '--grace', `${scenario.graceMs}ms`, '--', 'sh', '-c', scenario.script],
+			env: {PIDS: pids},
+			timeoutMs: 20_000,
+		});
+		t.same(run.record.survivors, [], `${scenario.name}: the outer supervisor found nothing left either`);
+		t.notOk(run.record.killed.some(entry => entry.how === 'sweep'), `${scenario.name}: hlab supervise cleaned up by itself`);
+	}
+});
+
+function hlabBin(): string {
+	return path.resolve(import.meta.dirname, '../../../../bin/hlab.js');
+}

@@ -1,0 +1,121 @@
+import t from 'tap';
+import {runInGroup} from '../../../supervisor/process/index.js';
+import {isRunning, readStat} from '../../../supervisor/process/proc-table.js';
+import {checkNoLeaks} from '../../leak-check.js';
+
+checkNoLeaks(t);
+
+const sh = (script: string) => ['sh', '-c', script];
+const alive = (pid: number) => isRunning(readStat(pid));
+
+t.test('a clean exit keeps its output and exit code, and is not a failure', async t => {
+	const {record, stdout, stderr} = await runInGroup({argv: sh('printf out; printf err >&2')});
+	t.equal(record.exit_code, 0);
+	t.equal(record.failure, null);
+	t.equal(stdout?.toString(), 'out');
+	t.equal(stderr?.toString(), 'err');
+	t.equal(record.pgid, record.pid, 'the command leads its own process group');
+	t.ok(record.wall_ms > 0, 'wall time comes from the supervisor clock');
+	t.same(record.killed, [], 'nothing had to be killed');
+});
+
+t.test('a non-zero exit is reported as the command\'s own status', async t => {
+	const {record} = await runInGroup({argv: sh('exit 7')});
+	t.equal(record.exit_code, 7);
+	t.equal(record.failure, null);
+});
+
+t.test('a command killed by a signal reports the signal', async t => {
+	const {record} = await runInGroup({argv: sh('kill -9 $$')});
+	t.equal(record.exit_code, null);
+	t.equal(record.signal, 'SIGKILL');
+});
+
+t.test('stdin receives the given input', async t => {
+	const {stdout} = await runInGroup({argv: ['cat'], input: 'hello'});
+	t.equal(stdout?.toString(), 'hello');
+});
+
+t.test('a missing executable is a spawn failure with its reason', async t => {
+	const {record} = await runInGroup({argv: ['/nonexistent/binary']});
+	t.equal(record.failure, 'spawn');
+	t.match(record.failure_message, /ENOENT/);
+});
+
+t.test('bad options are refused before anything starts', async t => {
+	await t.rejects(runInGroup({argv: []}), /command is required/);
+	await t.rejects(runInGroup({argv: ['true'], timeoutMs: -1}), /non-negative/);
+});
+
+t.test('children left running by a successful parent are ended', async t => {
+	const {record, stdout} = await runInGroup({argv: sh('sleep 300 & echo $!; exit 0'), graceMs: 200});
+	const child = Number(stdout?.toString());
+	t.equal(record.exit_code, 0);
+	t.notOk(alive(child), 'the background child is gone');
+	t.ok(record.killed.some(entry => entry.pid === child && entry.how === 'term'), 'and the record says it was terminated');
+});
+
+t.test('a deadline on a tree that ignores SIGTERM ends within grace + 1 s', async t => {
+	const graceMs = 500;
+	const started = performance.now();
+	const {record} = await runInGroup({
+		argv: sh(`trap '' TERM HUP; sh -c "trap '' TERM HUP; sleep 300" & sleep 300`),
+		timeoutMs: 300,
+		graceMs,
+	});
+	const elapsed = performance.now() - started;
+	t.equal(record.failure, 'timeout');
+	t.equal(record.timed_out, true);
+	t.ok(elapsed < 300 + graceMs + 1000, `ended after ${Math.round(elapsed)} ms`);
+	t.ok(record.killed.some(entry => entry.how === 'kill'), 'SIGKILL was needed and recorded');
+	t.same(record.survivors, []);
+});
+
+t.test('a grandchild that escaped with setsid is swept by its tag', async t => {
+	const {record, stdout} = await runInGroup({argv: sh('setsid -f sh -c \'echo $$; exec sleep 300\'; sleep 0.1; exit 0')});
+	const daemon = Number(stdout?.toString().trim());
+	t.ok(daemon > 0);
+	t.notOk(alive(daemon));
+	t.ok(record.killed.some(entry => entry.pid === daemon && entry.how === 'sweep' && !entry.in_group));
+});
+
+t.test('a grandchild that cleared its environment is found through tracked ancestry', async t => {
+	const {record, stdout} = await runInGroup({argv: sh('env -i setsid sh -c \'echo $$; exec sleep 300\' & sleep 0.6; exit 0')});
+	const escaped = Number(stdout?.toString().trim());
+	t.notOk(alive(escaped));
+	t.ok(record.killed.some(entry => entry.pid === escaped && entry.how === 'sweep'));
+});
+
+t.test('without the sweep the escaped process survives and the record says so', async t => {
+	const {record, stdout} = await runInGroup({argv: sh('setsid -f sh -c \'echo $$; exec sleep 300\'; sleep 0.1'), sweep: false});
+	const daemon = Number(stdout?.toString().trim());
+	t.same(record.survivors, [daemon], 'the survivor is reported, not hidden');
+	process.kill(daemon, 'SIGKILL');
+});
+
+t.test('a grandchild holding the stdout pipe open does not hang the caller', async t => {
+	const started = performance.now();
+	const {record, stdout} = await runInGroup({argv: sh('setsid sh -c \'echo held; exec sleep 300\' & echo done')});
+	t.ok(performance.now() - started < 5000);
+	t.match(stdout?.toString(), /done/);
+	t.same(record.survivors, []);
+});
+
+t.test('a parent that keeps spawning while it is stopped is ended with all its children', async t => {
+	const {record} = await runInGroup({argv: sh(`trap '' TERM; while true; do sleep 300 & sleep 0.01; done`), timeoutMs: 300, graceMs: 300});
+	t.equal(record.failure, 'timeout');
+	t.same(record.survivors, []);
+});
+
+t.test('aborting through an AbortSignal ends the tree and names the reason', async t => {
+	const controller = new AbortController();
+	setTimeout(() => controller.abort(), 200);
+	const {record} = await runInGroup({argv: sh('sleep 300 & sleep 300'), signal: controller.signal, graceMs: 200});
+	t.equal(record.failure, 'aborted');
+	t.same(record.survivors, []);
+	const before = new AbortController();
+	before.abort();
+	const early = await runInGroup({argv: ['true'], signal: before.signal});
+	t.equal(early.record.failure, 'aborted');
+	t.equal(early.record.pid, null, 'an aborted run never starts');
+});
