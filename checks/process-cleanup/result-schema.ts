@@ -12,6 +12,8 @@ export const ScenarioResult = z.object({
 	exit_code: z.number().int().nullable(),
 	wall_ms: z.number(),
 	cleanup_ms: z.number(),
+	/** Measured by the check around the whole supervised run. */
+	elapsed_ms: z.number(),
 	/** Found by scanning /proc after the supervisor returned; killed by the check afterwards. */
 	survivors: z.array(z.number().int()),
 	passed: z.boolean(),

@@ -36,7 +36,7 @@ export const ProcessRecord = z.object({
 	tag: z.string(),
 	started_at: z.string(),
 	ended_at: z.string(),
-	/** Monotonic-clock wall time from spawn to the end of cleanup of the leader. */
+	/** Monotonic-clock time from spawn until the leader exited (by itself or by cleanup). */
 	wall_ms: z.number().nonnegative(),
 	exit_code: z.number().int().nullable(),
 	signal: z.string().nullable(),
@@ -49,6 +49,7 @@ export const ProcessRecord = z.object({
 	killed: z.array(KilledProcess),
 	/** Pids of the tree still alive after cleanup; anything here is a supervisor defect. */
 	survivors: z.array(z.number().int()),
+	/** From the end (or the deadline, limit or abort) to the last member gone. */
 	cleanup_ms: z.number().nonnegative(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecord>;

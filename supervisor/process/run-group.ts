@@ -119,8 +119,8 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		failureMessage = `cannot start ${file}: ${result.originalMessage ?? result.message}`;
 		return finish({});
 	}
-	const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>(resolve => {
-		subprocess.nodeChildProcess.once('exit', (code, signal) => resolve({code, signal}));
+	const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null; at: number}>(resolve => {
+		subprocess.nodeChildProcess.once('exit', (code, signal) => resolve({code, signal, at: performance.now()}));
 	});
 	const result = subprocess.then(() => undefined, () => undefined);
 	subprocess.stdout!.pipe(stdout.writable);
@@ -141,10 +141,9 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	}
 	if (first === 'aborted') failureMessage = 'aborted by the supervisor';
 	// While the tree still runs, one last snapshot catches descendants born since the previous poll.
-	if (first !== null) await refreshDescendants();
-	const exitedAt = first === null ? performance.now() : undefined;
+	const snapshot = first === null ? undefined : refreshDescendants();
 	const cleanupStart = performance.now();
-	const stop = await stopTree({pgid: pid, tagEntry: `${tagKey}=1`, descendants}, {graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep});
+	const stop = await stopTree({pgid: pid, startTime: leader.startTime, tagEntry: `${tagKey}=1`, descendants}, {graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep, snapshot});
 	const exit = await exited;
 	const cleanupMs = performance.now() - cleanupStart;
 	clearTimeout(deadline);
@@ -156,7 +155,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	return finish({
 		pid,
 		pgid: pid,
-		wall_ms: (exitedAt ?? performance.now()) - t0,
+		wall_ms: exit.at - t0,
 		exit_code: exit.code,
 		signal: exit.signal,
 		killed: stop.killed,

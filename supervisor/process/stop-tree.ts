@@ -8,6 +8,8 @@ import type {Descendants} from './descendant-tracker.js';
 /** Everything known about a started tree that lets its members be found again. */
 export interface TreeHandle {
 	pgid: number;
+	/** The leader's start time: no member can have started before it, which keeps scans short. */
+	startTime: number;
 	/** `KEY=value` in the environment of every member that did not clear it. */
 	tagEntry: string;
 	descendants: Descendants;
@@ -17,6 +19,8 @@ export interface StopOptions {
 	graceMs: number;
 	/** Test-only: skip the sweep of members that left the group, to prove the check notices. */
 	sweep?: boolean;
+	/** A descendant snapshot still under way; the sweep waits for it, the group signals do not. */
+	snapshot?: Promise<void>;
 }
 
 export interface StopResult {
@@ -38,6 +42,7 @@ export async function stopTree(tree: TreeHandle, options: StopOptions): Promise<
 		for (const stat of stats) killed.push({pid: stat.pid, comm: stat.comm, how, in_group: how !== 'sweep'});
 	};
 	await endGroup(tree.pgid, options.graceMs, record);
+	await options.snapshot;
 	if (options.sweep !== false) await sweep(tree, record);
 	return {killed, survivors: members(tree, readTable()).map(stat => stat.pid)};
 }
@@ -89,7 +94,7 @@ function groupMembers(pgid: number): ProcStat[] {
 function members(tree: TreeHandle, table: ProcStat[]): ProcStat[] {
 	const found = new Map<number, ProcStat>();
 	for (const stat of table) {
-		if (stat.pid === process.pid) continue;
+		if (stat.pid === process.pid || stat.startTime < tree.startTime) continue;
 		if (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || environHas(stat.pid, tree.tagEntry)) {
 			found.set(stat.pid, stat);
 		}
