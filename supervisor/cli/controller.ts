@@ -1,0 +1,42 @@
+import {readFile} from 'node:fs/promises';
+import type {Command} from 'commander';
+import {ControllerIdentity, describeIssues} from '../../controller-protocol/index.js';
+import {buildSampleController, verifyIdentityFiles} from '../controller/index.js';
+import {fail, failedExit, usageExit} from './exit-codes.js';
+
+export function registerController(program: Command): void {
+	const controller = program
+		.command('controller')
+		.description('experiment controllers: build the sample, check a pinned identity');
+	controller
+		.command('build')
+		.description('bundle the sample experiment controller, write DIR/experiment-controller.mjs and DIR/controller.json, and print the identity')
+		.requiredOption('--out <dir>', 'directory for the bundle and its identity')
+		.action(async (flags: {out: string}) => {
+			let identity;
+			try {
+				identity = await buildSampleController(flags.out);
+			} catch (error) {
+				return fail(`cannot build the sample controller: ${(error as Error).message}`, failedExit);
+			}
+			process.stdout.write(`${JSON.stringify(identity, null, 2)}\n`);
+		});
+	controller
+		.command('verify')
+		.description('check that every file pinned by a controller identity still has its digest')
+		.argument('<controller.json>', 'the identity file')
+		.action(async (file: string) => {
+			let identity;
+			try {
+				const parsed = ControllerIdentity.safeParse(JSON.parse(await readFile(file, 'utf8')));
+				if (!parsed.success) return fail(`${file} is not a controller identity: ${describeIssues(parsed.error)}`, usageExit);
+				identity = parsed.data;
+			} catch (error) {
+				return fail(`cannot read ${file}: ${(error as Error).message}`, usageExit);
+			}
+			const mismatches = await verifyIdentityFiles(identity);
+			for (const mismatch of mismatches) process.stderr.write(`hlab: ${mismatch.reason}: ${mismatch.message}\n`);
+			if (mismatches.length > 0) process.exitCode = failedExit;
+			else process.stdout.write(`${Object.keys(identity.files).length} pinned files match\n`);
+		});
+}

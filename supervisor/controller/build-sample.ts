@@ -1,0 +1,55 @@
+import {existsSync} from 'node:fs';
+import {mkdir, writeFile} from 'node:fs/promises';
+import {dirname, join, resolve} from 'node:path';
+import {createRequire} from 'node:module';
+import {fileURLToPath} from 'node:url';
+import type {ControllerIdentity} from '../../controller-protocol/index.js';
+import {runInGroup} from '../process/index.js';
+import {pinIdentity} from './pin-identity.js';
+
+const entryPath = join('examples', 'controller', 'experiment-controller.ts');
+
+/** The package root: the nearest directory above this module that holds the sample's source. */
+function packageRoot(): string {
+	let dir = dirname(fileURLToPath(import.meta.url));
+	while (!existsSync(join(dir, entryPath))) {
+		const parent = dirname(dir);
+		if (parent === dir) throw new Error(`cannot find ${entryPath} above ${fileURLToPath(import.meta.url)}`);
+		dir = parent;
+	}
+	return dir;
+}
+
+function esbuildExecutable(): string {
+	return createRequire(import.meta.url).resolve('esbuild/bin/esbuild');
+}
+
+/**
+ * Bundles the sample controller with everything it imports into `DIR/experiment-controller.mjs`,
+ * pins it together with this Node executable, and writes the identity to `DIR/controller.json`.
+ */
+export async function buildSampleController(outDir: string): Promise<ControllerIdentity> {
+	const root = packageRoot();
+	const out = resolve(outDir);
+	const bundle = join(out, 'experiment-controller.mjs');
+	await mkdir(out, {recursive: true});
+	// The esbuild executable runs supervised like every other child, instead of as the API's unsupervised service process.
+	const run = await runInGroup({
+		argv: [
+			esbuildExecutable(), entryPath, '--bundle', '--platform=node', '--format=esm', '--target=node22',
+			'--legal-comments=none', '--log-level=warning', `--outfile=${bundle}`,
+		],
+		// Paths in the bundle's comments are relative to this, so the bytes do not depend on the caller's directory.
+		cwd: root,
+		timeoutMs: 60_000,
+		stdoutLimit: 1024 * 1024,
+		stderrLimit: 1024 * 1024,
+	});
+	if (run.record.failure !== null || run.record.exit_code !== 0) {
+		const why = run.record.failure_message ?? `exit status ${run.record.exit_code ?? run.record.signal}`;
+		throw new Error(`esbuild could not bundle ${entryPath} (${why}): ${run.stderr?.toString('utf8').trim() ?? ''}`);
+	}
+	const identity = await pinIdentity([process.execPath, bundle], [process.execPath, bundle]);
+	await writeFile(join(out, 'controller.json'), `${JSON.stringify(identity, null, 2)}\n`);
+	return identity;
+}
