@@ -1,0 +1,239 @@
+import {mkdirSync, realpathSync} from 'node:fs';
+import {join} from 'node:path';
+import OpenAI from 'openai';
+import {setTimeout as sleep} from 'node:timers/promises';
+import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
+import {EngineError} from '../engine-error.js';
+import type {ExecutionOutcome, FailureReason} from '../outcome.js';
+import {checkLoadedModules, type Composition} from '../plugins/composition.js';
+import type {LoadedPlugin} from '../plugins/loaded-plugin.js';
+import {transformRequest} from '../plugins/request-transform.js';
+import {decideStep, type StopDecision} from '../plugins/step-policy.js';
+import type {ResolvedProvider} from '../provider-config.js';
+import {toolDefinitions} from '../tools/definitions.js';
+import {executeTool, parseDone} from '../tools/execute-tool.js';
+import {BackgroundJobs, type CommandContext} from '../tools/run-command.js';
+import {ToolError} from '../tools/tool-error.js';
+import {Deadline} from './deadline.js';
+import {JsonlLog} from './jsonl-log.js';
+import {isTransient, requestCompletion, type CompletionAnswer, type CompletionRequest, type RequestResult} from './model-request.js';
+import {continueNudge, systemPrompt} from './system-prompt.js';
+import {Transcript} from './transcript.js';
+import {UsageMeter} from './usage-meter.js';
+
+export interface RunAgentOptions {
+	task: {id: string; prompt: string};
+	workspace: string;
+	/** journal.jsonl and messages.jsonl are appended here (created when missing). */
+	stateDir: string;
+	/** The resolved endpoint; for the scripted provider, the server's URL and a null key variable. */
+	provider: ResolvedProvider;
+	maxSteps: number;
+	timeoutMs: number;
+	plugins: LoadedPlugin[];
+	/** When given, every plugin must be selected by it (the loaded-module check). */
+	composition?: Composition;
+	signal?: AbortSignal;
+	/** Called for every process group a tool starts, so the supervisor knows it. */
+	onProcessGroup?: (pid: number) => void;
+}
+
+/** Retries of a transient provider failure (rate limit, server error, lost connection), within the deadline. */
+const maxRetries = 2;
+/** The placeholder key sent to an endpoint that needs none (the scripted provider). */
+const noKey = 'hlab-no-key';
+
+/** The state of one execution; `runAgent` drives it. */
+class Execution {
+	readonly deadline: Deadline;
+	readonly journal: JsonlLog;
+	readonly transcript: Transcript;
+	readonly usage = new UsageMeter();
+	readonly jobs = new BackgroundJobs();
+	steps = 0;
+
+	constructor(readonly options: RunAgentOptions) {
+		this.deadline = new Deadline(options.timeoutMs, options.signal);
+		mkdirSync(options.stateDir, {recursive: true});
+		this.journal = new JsonlLog(join(options.stateDir, 'journal.jsonl'));
+		this.transcript = new Transcript(new JsonlLog(join(options.stateDir, 'messages.jsonl')));
+		// Both files exist from the start, so an execution that ends early still leaves them for evidence.
+		this.journal.touch();
+		this.transcript.touch();
+	}
+
+	outcome(status: ExecutionOutcome['status'], reason: FailureReason | null, message: string | null, finalText: string | null, stop: StopDecision | null): ExecutionOutcome {
+		return {
+			status,
+			reason,
+			message,
+			steps: this.steps,
+			usage: this.usage.snapshot(),
+			final_text: finalText,
+			stopped_by: stop ? {plugin: stop.plugin, reason: stop.reason} : null,
+		};
+	}
+}
+
+/**
+ * The agent loop. Each step: the step policies (on a frozen transcript view), the request transforms, one
+ * chat-completions request with the tool definitions, then the tool calls in the workspace. It ends on `done`,
+ * a policy stop, the step budget (unfinished), the deadline, a cancellation, or a classified error.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<ExecutionOutcome> {
+	const startedAt = performance.now();
+	const run = new Execution(options);
+	const {journal} = run;
+	journal.append('start', {
+		task_id: options.task.id,
+		workspace: options.workspace,
+		provider: {base_url: options.provider.base_url, model: options.provider.model, api_key_env: options.provider.api_key_env, reasoning_effort: options.provider.reasoning_effort ?? null},
+		max_steps: options.maxSteps,
+		timeout_ms: options.timeoutMs,
+		plugins: options.plugins.map(plugin => ({id: plugin.id, origin: plugin.origin, capabilities: plugin.capabilities})),
+	});
+	let outcome: ExecutionOutcome;
+	try {
+		outcome = await loop(run);
+	} catch (error) {
+		const classified = error instanceof EngineError ? error : run.deadline.reason ?? new EngineError('crash', error instanceof Error ? error.message : String(error), {cause: error});
+		// The stack of an unexpected error goes to the journal; the outcome keeps one line.
+		if (!(error instanceof EngineError)) journal.append('crash', {message: String(error), stack: error instanceof Error ? error.stack ?? null : null});
+		outcome = run.outcome('failed', classified.reason, classified.message, null, null);
+	} finally {
+		for (const job of await run.jobs.stopAll()) journal.append('background_job', {job: job.id, command: job.command, process: job.run.record});
+		run.deadline.dispose();
+	}
+	journal.append('end', {outcome, wall_ms: performance.now() - startedAt});
+	return outcome;
+}
+
+async function loop(run: Execution): Promise<ExecutionOutcome> {
+	const {options, journal, transcript, deadline} = run;
+	const ids = options.plugins.map(plugin => plugin.id);
+	const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+	if (duplicate !== undefined) throw new EngineError('init', `plugin ${duplicate} is loaded twice`);
+	if (options.composition) {
+		const problem = checkLoadedModules(options.composition, options.plugins);
+		if (problem) throw new EngineError('init', problem);
+	}
+	const client = new OpenAI({baseURL: options.provider.base_url, apiKey: readApiKey(options.provider), maxRetries: 0});
+	let root: string;
+	try {
+		root = realpathSync(options.workspace);
+	} catch (error) {
+		throw new EngineError('init', `the workspace ${options.workspace} cannot be used: ${(error as Error).message}`);
+	}
+	const commands: CommandContext = {
+		root,
+		deadline,
+		env: options.provider.api_key_env ? {[options.provider.api_key_env]: undefined} : {},
+		onProcessGroup: options.onProcessGroup,
+		jobs: run.jobs,
+	};
+	transcript.add({role: 'system', content: systemPrompt, step_index: null});
+	transcript.add({role: 'user', content: options.task.prompt, step_index: null});
+
+	for (let step = 0; ; step += 1) {
+		// Once the budget is spent the loop ends without asking the policies.
+		if (step >= options.maxSteps) return run.outcome('unfinished', 'unfinished', `the step budget of ${options.maxSteps} model requests is exhausted`, null, null);
+		deadline.throwIfEnded();
+		const policyInput: AgentStepPolicyInput = Object.freeze({
+			task_id: options.task.id,
+			model: options.provider.model,
+			step_index: step,
+			max_steps: options.maxSteps,
+			transcript: transcript.view(),
+			usage: Object.freeze(run.usage.snapshot()),
+			elapsed_ms: deadline.elapsedMs(),
+			remaining_ms: deadline.remainingMs(),
+		});
+		const stop = await decideStep(options.plugins, policyInput, {deadline, journal});
+		if (stop) return stopWith(run, stop, step);
+		const transformed = await transformRequest(options.plugins, {
+			task_id: options.task.id,
+			model: options.provider.model,
+			step_index: step,
+			messages: transcript.toMessages(),
+			tools: toolDefinitions,
+		}, {deadline, journal});
+		if ('stop' in transformed) return stopWith(run, transformed, step);
+
+		const request: CompletionRequest = {model: options.provider.model, messages: transformed.messages, tools: toolDefinitions};
+		if (options.provider.reasoning_effort) request.reasoning_effort = options.provider.reasoning_effort;
+		run.steps += 1;
+		const answer = await ask(run, client, request, step);
+		const message = answer.choices[0]!.message;
+		const calls: TranscriptToolCall[] = (message.tool_calls ?? []).map((call, index) => ({
+			id: call.id || `call_hlab_${step}_${index}`,
+			name: call.function.name,
+			arguments: call.function.arguments ?? '',
+		}));
+		transcript.add({role: 'assistant', content: message.content ?? null, step_index: step, ...(calls.length > 0 ? {tool_calls: calls} : {})});
+		if (calls.length === 0) {
+			transcript.add({role: 'user', content: continueNudge, step_index: step});
+			continue;
+		}
+		for (const call of calls) {
+			journal.append('tool_call', {step_index: step, id: call.id, name: call.name, arguments: call.arguments});
+			if (call.name === 'done') {
+				let summary: string;
+				try {
+					summary = parseDone(call.arguments);
+				} catch (error) {
+					if (!(error instanceof ToolError)) throw error;
+					addToolResult(run, call, step, `error: ${error.message}`, true);
+					continue;
+				}
+				return run.outcome('done', null, null, summary || message.content || null, null);
+			}
+			const result = await executeTool(commands, call.name, call.arguments);
+			addToolResult(run, call, step, result.content, result.is_error, result.run?.record ?? null);
+		}
+	}
+}
+
+function addToolResult(run: Execution, call: TranscriptToolCall, step: number, content: string, isError: boolean, processRecord: unknown = null): void {
+	run.journal.append('tool_result', {step_index: step, id: call.id, name: call.name, is_error: isError, content, ...(processRecord ? {process: processRecord} : {})});
+	run.transcript.add({role: 'tool', content, step_index: step, tool_call_id: call.id, tool_name: call.name, is_error: isError});
+}
+
+/** A stop becomes a visible assistant record stamped with the plugin's provenance; it is not a model turn. */
+function stopWith(run: Execution, stop: StopDecision, step: number): ExecutionOutcome {
+	run.transcript.add({role: 'assistant', content: stop.content, step_index: step, provenance: {plugin: stop.plugin, capability: stop.capability, reason: stop.reason}});
+	run.journal.append('stop', {step_index: step, plugin: stop.plugin, capability: stop.capability, reason: stop.reason});
+	return run.outcome('policy_stop', null, `stopped by plugin ${stop.plugin}: ${stop.reason}`, stop.content, stop);
+}
+
+/** One model request, retried on transient failures within the deadline; usage is counted per attempt. */
+async function ask(run: Execution, client: OpenAI, request: CompletionRequest, step: number): Promise<CompletionAnswer> {
+	for (let attempt = 0; ; attempt += 1) {
+		run.journal.append('request', {step_index: step, attempt, body: request});
+		const result: RequestResult = await requestCompletion(client, request, run.deadline);
+		if (result.ok) {
+			run.usage.addTurn(result.answer.usage ?? null);
+			run.journal.append('response', {step_index: step, attempt, status: result.status, request_id: result.requestId, body: result.answer});
+			return result.answer;
+		}
+		if (result.failure.usageUnknown) run.usage.addUnreported();
+		run.journal.append('request_error', {step_index: step, attempt, status: result.status, reason: result.failure.error.reason, message: result.failure.error.message});
+		run.deadline.throwIfEnded();
+		if (attempt >= maxRetries || !isTransient(result)) throw result.failure.error;
+		const wait = 500 * 2 ** attempt;
+		if (wait >= run.deadline.remainingMs()) throw result.failure.error;
+		await sleep(wait, undefined, {signal: run.deadline.signal}).catch(() => run.deadline.throwIfEnded());
+	}
+}
+
+/** The outcome of an execution that failed before its loop started (a candidate that did not activate, a missing tool). */
+export function failedBeforeStart(error: EngineError): ExecutionOutcome {
+	return {status: 'failed', reason: error.reason, message: error.message, steps: 0, usage: new UsageMeter().snapshot(), final_text: null, stopped_by: null};
+}
+
+/** The API key from the named environment variable; it is passed to the client only, never recorded. */
+function readApiKey(provider: ResolvedProvider): string {
+	if (provider.api_key_env === null) return noKey;
+	const key = process.env[provider.api_key_env];
+	if (key === undefined || key.trim() === '') throw new EngineError('auth', `the API key variable ${provider.api_key_env} is not set`);
+	return key;
+}

@@ -1,0 +1,33 @@
+import {z} from 'zod';
+import type {ReferenceScript} from '../engine/scripted/reference-script.js';
+
+/** An independent grader's verdict on a workspace; `score` is null when the task has no graded scale. */
+export const Grade = z.object({
+	passed: z.boolean(),
+	score: z.number().min(0).max(1).nullable(),
+	details: z.string(),
+});
+export type Grade = z.infer<typeof Grade>;
+
+export interface GradeOptions {
+	timeoutMs: number;
+	signal?: AbortSignal;
+}
+
+/** One built-in task: its data, its independent grader and the scripted reference behaviour. */
+export interface TaskDefinition {
+	id: string;
+	title: string;
+	/** The user message the agent receives. */
+	prompt: string;
+	/** Executables the task needs on PATH, e.g. ['node']. */
+	tools: string[];
+	/** Absolute paths of every setup, grader and reference file, for digests. */
+	sourceFiles(): string[];
+	/** Copies the task's files into an existing, empty workspace. */
+	setup(workspace: string): Promise<void>;
+	/** Inspects the workspace, never the agent's claims. */
+	grade(workspace: string, options: GradeOptions): Promise<Grade>;
+	/** What the scripted provider plays for this task. */
+	reference: ReferenceScript;
+}
