@@ -1,6 +1,8 @@
 import {existsSync} from 'node:fs';
 import {Command, Option} from 'commander';
 import {runCleanupCheck} from '../../checks/process-cleanup/run-check.js';
+import {registerControllerCheck} from './check-controller.js';
+import {registerPairRecoveryCheck} from './check-pair-recovery.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 
 export function registerCheck(program: Command): void {
@@ -24,4 +26,6 @@ export function registerCheck(program: Command): void {
 			}
 			process.exitCode = result.passed ? okExit : failedExit;
 		});
+	registerPairRecoveryCheck(check);
+	registerControllerCheck(check);
 }

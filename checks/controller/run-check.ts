@@ -1,0 +1,133 @@
+import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {join, relative, resolve} from 'node:path';
+import {z} from 'zod';
+import {ControllerIdentity, TasksResult} from '../../controller-protocol/index.js';
+import {readPlanFile} from '../../supervisor/attempt/read-plan.js';
+import {createControllerClient} from '../../supervisor/controller/index.js';
+import {digestFile} from '../../supervisor/plan/digest.js';
+import {runInGroup} from '../../supervisor/process/index.js';
+import {ControllerCheckResult, type ControllerCheckStep} from './result-schema.js';
+import {FreshWorkspaces, writeObservations} from './observations.js';
+
+export interface ControllerCheckOptions {
+	/** The hlab executable whose `eval --compare` is checked. */
+	hlab: string;
+	/** A plan frozen with a pinned experiment controller. */
+	plan: string;
+	/** Must not exist; the check creates it. */
+	outputDir: string;
+}
+
+/** What the check reads from a decision; its format belongs to the executable's compare. */
+const DecisionView = z.object({decision: z.string(), checks: z.array(z.object({rule: z.string(), satisfied: z.boolean(), message: z.string()}).loose())}).loose();
+type DecisionView = z.infer<typeof DecisionView>;
+
+const compareTimeoutMs = 180_000;
+
+/**
+ * Framework verification of the external-controller path, with no model call: synthetic execution observations
+ * are graded by the pinned controller; a report that fabricates success must not override that grader in
+ * `hlab eval --compare`; after the candidate is edited, a second comparison writes a new decision and the first
+ * one stays byte for byte (and cannot be overwritten).
+ */
+export async function runControllerCheck(options: ControllerCheckOptions): Promise<ControllerCheckResult> {
+	const out = resolve(options.outputDir);
+	await mkdir(join(out, '..'), {recursive: true});
+	await mkdir(out);
+	const hlab = resolve(options.hlab);
+	const steps: ControllerCheckStep[] = [];
+	const finish = async (planDigest: string | null): Promise<ControllerCheckResult> => {
+		const result = ControllerCheckResult.parse({
+			schema: 'harness-lab/check-result@1',
+			check: 'controller',
+			label: 'framework verification: synthetic execution observations graded by the pinned controller, no model call; not a model experiment or self-improvement result',
+			hlab,
+			plan_digest: planDigest,
+			passed: steps.length > 0 && steps.every(step => step.passed),
+			steps,
+		});
+		await writeFile(join(out, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+		return result;
+	};
+	const {bytes, plan} = await readPlanFile(options.plan);
+	if (plan.controller === null) {
+		steps.push({name: 'controller-plan', description: 'the plan pins an experiment controller', passed: false, problems: ['the plan has no pinned controller; freeze it with --experiment-controller'], evidence: []});
+		return finish(plan.plan_digest);
+	}
+	steps.push({name: 'controller-plan', description: 'the plan pins an experiment controller', passed: true, problems: [], evidence: []});
+	const client = createControllerClient({identity: ControllerIdentity.parse(plan.controller.identity), evidenceDir: join(out, 'controller-calls')});
+	const tasks = TasksResult.parse(plan.controller.tasks).tasks;
+	const fresh = new FreshWorkspaces(join(out, 'fresh-workspaces'));
+	const observe = (name: string, side: 'baseline' | 'candidate', candidate: string | null, turns: number, fabricate: boolean) =>
+		writeObservations({dir: join(out, 'observations', name), label: side, candidate, turns, fabricate}, plan, bytes, tasks, client, fresh);
+	const rel = (path: string): string => relative(out, path);
+
+	const baseline = await observe('baseline', 'baseline', null, 4, false);
+	const candidates = join(out, 'candidates');
+	await mkdir(candidates);
+	const first = join(candidates, 'candidate-1.ts');
+	await writeFile(first, candidateSource(4));
+	const honest = await observe('candidate-1', 'candidate', first, 3, false);
+	const fabricated = await observe('candidate-1-fabricated', 'candidate', first, 3, true);
+	const decisions = join(out, 'decisions');
+	await mkdir(decisions);
+
+	// The control: honest observations pass the compare's verification, so a rejection below is the grader's doing.
+	const control = await compare(hlab, baseline, honest, join(decisions, 'decision-1.json'), out);
+	steps.push(stepOf('honest-control', 'honest synthetic observations pass verification and get a durable decision', [
+		...control.problems,
+		...(control.decision !== null && unsatisfiedVerification(control.decision).length > 0 ? [`the honest observations failed verification: ${unsatisfiedVerification(control.decision).join('; ')}`] : []),
+	], [rel(baseline), rel(honest), 'decisions/decision-1.json']));
+
+	const forged = await compare(hlab, baseline, fabricated, join(decisions, 'fabricated.json'), out);
+	const independentFails = (JSON.parse(await readFile(honest, 'utf8')) as {tasks: Array<{status: string}>}).tasks.filter(task => task.status === 'failed').length;
+	steps.push(stepOf('fabricated-verdict', 'a report claiming success for tasks the independent grader fails cannot override the grader', [
+		...forged.problems,
+		...(independentFails === 0 ? ['the synthetic observations pass every task, so nothing was fabricated; the check cannot conclude'] : []),
+		...(forged.decision?.decision === 'accept' ? ['the fabricated success verdict was accepted'] : []),
+		...(forged.decision !== null && unsatisfiedVerification(forged.decision).length === 0 ? ['the comparison did not flag the fabricated verdicts against the pinned controller\'s re-score'] : []),
+	], [rel(fabricated), 'decisions/fabricated.json']));
+
+	const firstDigest = await digestFile(join(decisions, 'decision-1.json'));
+	const second = join(candidates, 'candidate-2.ts');
+	await writeFile(second, candidateSource(2));
+	const edited = await observe('candidate-2', 'candidate', second, 2, false);
+	const next = await compare(hlab, baseline, edited, join(decisions, 'decision-2.json'), out);
+	const rerun = await compare(hlab, baseline, edited, join(decisions, 'decision-1.json'), out);
+	const firstAfter = await digestFile(join(decisions, 'decision-1.json'));
+	const secondDecision = next.decision;
+	steps.push(stepOf('edited-candidate', 'after editing the candidate, a new durable decision is written and the old one is kept', [
+		...next.problems,
+		...(secondDecision !== null && !JSON.stringify(secondDecision).includes(edited) ? ['the new decision does not cite the edited candidate\'s report'] : []),
+		...(firstDigest === null ? ['the first decision was never written'] : []),
+		...(firstDigest !== firstAfter ? ['the first decision was changed by a later comparison'] : []),
+		...(rerun.exitCode === 0 ? ['a comparison into the existing decision file succeeded; decisions must never be overwritten'] : []),
+	], [rel(second), rel(edited), 'decisions/decision-2.json']));
+	return finish(plan.plan_digest);
+}
+
+function candidateSource(limit: number): string {
+	return `// A synthetic step-policy candidate for the controller check; its observations are synthetic too.\nexport default {stopAfter: ${limit}};\n`;
+}
+
+function stepOf(name: string, description: string, problems: string[], evidence: string[]): ControllerCheckStep {
+	return {name, description, passed: problems.length === 0, problems, evidence};
+}
+
+function unsatisfiedVerification(decision: DecisionView): string[] {
+	return decision.checks.filter(check => check.rule === 'verification' && !check.satisfied).map(check => check.message);
+}
+
+/** Runs `HLAB eval --compare A,B --decision-output D` supervised and reads the decision it wrote. */
+async function compare(hlab: string, baseline: string, candidate: string, output: string, cwd: string): Promise<{decision: DecisionView | null; exitCode: number | null; problems: string[]}> {
+	const run = await runInGroup({argv: [hlab, 'eval', '--compare', `${baseline},${candidate}`, '--decision-output', output], cwd, timeoutMs: compareTimeoutMs, stdoutLimit: 8 * 1024 * 1024, stderrLimit: 1024 * 1024});
+	const problems: string[] = [];
+	if (run.record.failure !== null) problems.push(`the compare did not end by itself: ${run.record.failure_message}`);
+	let decision: DecisionView | null = null;
+	try {
+		decision = DecisionView.parse(JSON.parse(await readFile(output, 'utf8')));
+	} catch (error) {
+		problems.push(`no readable decision at ${output} (exit ${run.record.exit_code}: ${run.stderr?.toString().trim().split('\n')[0] ?? ''}): ${(error as Error).message.split('\n')[0]}`);
+	}
+	return {decision, exitCode: run.record.exit_code, problems};
+}

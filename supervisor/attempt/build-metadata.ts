@@ -1,0 +1,33 @@
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {digestFile, digestJson} from '../plan/digest.js';
+import {installRoot} from '../plan/install-root.js';
+import {listFiles, recordedName} from '../plan/source-sets.js';
+
+const shippedFolders = ['supervisor', 'workers', 'engine', 'tasks', 'sdk', 'controller-protocol'];
+
+/** The digest of the compiled code that runs an attempt, file by file. */
+export async function buildDigest(root = installRoot): Promise<{digest: string; files: number}> {
+	const files: Record<string, string | null> = {};
+	for (const folder of shippedFolders) {
+		for (const path of await listFiles(join(root, 'dist', folder), ['.js'])) files[recordedName(path, root)] = await digestFile(path);
+	}
+	return {digest: digestJson(files), files: Object.keys(files).length};
+}
+
+/** The checked-out commit when the installation is a git work tree; read from files, no git process needed. */
+export async function gitHead(root = installRoot): Promise<string | null> {
+	try {
+		const head = (await readFile(join(root, '.git', 'HEAD'), 'utf8')).trim();
+		if (!head.startsWith('ref: ')) return head;
+		const ref = head.slice(5);
+		try {
+			return (await readFile(join(root, '.git', ref), 'utf8')).trim();
+		} catch {
+			const packed = await readFile(join(root, '.git', 'packed-refs'), 'utf8');
+			return packed.split('\n').find(line => line.endsWith(` ${ref}`))?.split(' ')[0] ?? null;
+		}
+	} catch {
+		return null;
+	}
+}

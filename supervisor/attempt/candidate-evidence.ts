@@ -1,0 +1,36 @@
+import {copyFile, mkdir, writeFile} from 'node:fs/promises';
+import {basename, join} from 'node:path';
+import {compileCandidate} from '../../engine/index.js';
+import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
+import {installRoot} from '../plan/install-root.js';
+import {listFiles} from '../plan/source-sets.js';
+
+export type PreparedCandidate =
+	| {ok: true; snapshot: CandidateSnapshot}
+	| {ok: false; message: string};
+
+/**
+ * Compiles the candidate once, through the engine's snapshot adapter, and keeps its source, the compiled
+ * snapshot and the SDK it was built against in `DIR/candidate/`; every task then loads this same snapshot.
+ */
+export async function prepareCandidate(file: string, evidenceDir: string): Promise<PreparedCandidate> {
+	const dir = join(evidenceDir, 'candidate');
+	await mkdir(join(dir, 'sdk'), {recursive: true});
+	let snapshot: CandidateSnapshot;
+	try {
+		snapshot = await compileCandidate(file);
+	} catch (error) {
+		try {
+			await copyFile(file, join(dir, basename(file)));
+		} catch {
+			// An unreadable source is the very failure being reported.
+		}
+		return {ok: false, message: `the candidate ${file} did not compile: ${(error as Error).message}`};
+	}
+	await writeFile(join(dir, basename(snapshot.source_path)), snapshot.source);
+	await writeFile(join(dir, 'snapshot.mjs'), snapshot.code);
+	const {source: _source, code: _code, ...digests} = snapshot;
+	await writeFile(join(dir, 'snapshot.json'), `${JSON.stringify(digests, null, 2)}\n`);
+	for (const path of await listFiles(join(installRoot, 'sdk'), ['.ts'])) await copyFile(path, join(dir, 'sdk', basename(path)));
+	return {ok: true, snapshot};
+}

@@ -1,0 +1,24 @@
+import {mkdir} from 'node:fs/promises';
+import {dirname, join, resolve} from 'node:path';
+
+export class EvidenceDirError extends Error {
+	readonly reason = 'evidence_exists';
+}
+
+/** Creates a new evidence directory; an existing one (even empty) is refused so no attempt mixes with another. */
+export async function createEvidenceDir(path: string): Promise<string> {
+	const dir = resolve(path);
+	await mkdir(dirname(dir), {recursive: true});
+	try {
+		await mkdir(dir);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new EvidenceDirError(`evidence directory ${dir} already exists; each attempt needs a new one`);
+		throw error;
+	}
+	return dir;
+}
+
+/** `tasks/NNN-<id>`: frozen index first so a listing shows the frozen order. */
+export function taskDirName(index: number, id: string): string {
+	return join('tasks', `${String(index + 1).padStart(3, '0')}-${id}`);
+}

@@ -1,0 +1,40 @@
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
+import {runHostTask, type HostSession} from '../host/index.js';
+import {outcomeUnfinished, type TaskExecutor} from './task-execution.js';
+
+/**
+ * Each task as `EXE host-worker` in its own process group (runHostTask): the wall time is the supervisor's
+ * process record, process.json is kept in the task's evidence, and the worker's outcome is only a claim the
+ * runner's grader checks against the workspace.
+ */
+export function hostExecutor(session: HostSession): TaskExecutor {
+	return {
+		timing: 'supervised-host',
+		async start() {
+			// One process per task: nothing to warm up, the lanes alone bound the concurrency.
+		},
+		async execute(job) {
+			const run = await runHostTask(session, {
+				index: job.index,
+				task: job.task,
+				workspace: job.paths.workspace,
+				stateDir: job.paths.state,
+				provider: job.provider,
+				maxSteps: job.maxSteps,
+				deadlineMs: job.timeoutMs,
+				signal: job.signal,
+				processJsonIn: job.paths.dir,
+			});
+			const evidence: Record<string, string> = existsSync(join(job.paths.dir, 'process.json')) ? {process: `${job.paths.relDir}/process.json`} : {};
+			const outcome = run.outcome;
+			const unfinished = run.failure ?? (outcome === null
+				? {reason: 'host' as const, message: 'the host worker gave no outcome the supervisor accepted'}
+				: outcomeUnfinished(outcome));
+			return {wall_ms: run.record.wall_ms, outcome, unfinished, evidence};
+		},
+		async close() {
+			// Every launch already ended its own process group.
+		},
+	};
+}

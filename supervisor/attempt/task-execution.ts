@@ -1,0 +1,85 @@
+import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
+import type {ExecutionOutcome, FailureReason} from '../../engine/outcome.js';
+import type {ResolvedProvider} from '../../engine/provider-config.js';
+import type {TaskPaths} from './export-evidence.js';
+import {TaskPool, type PoolRun} from './task-pool.js';
+
+/** One task's execution as the runner asks for it, whoever runs it. */
+export interface ExecutionJob {
+	index: number;
+	task: {id: string; prompt: string};
+	paths: TaskPaths;
+	provider: ResolvedProvider;
+	maxSteps: number;
+	timeoutMs: number;
+	signal: AbortSignal;
+}
+
+/** What the runner grades: the supervisor's wall time, the outcome, and why the execution did not finish (null: grading decides). */
+export interface Execution {
+	wall_ms: number;
+	outcome: ExecutionOutcome | null;
+	unfinished: {reason: FailureReason; message: string} | null;
+	/** Evidence the execution left in the task folder, relative to the evidence directory. */
+	evidence: Record<string, string>;
+}
+
+/** Runs the tasks of one attempt: in worker threads (in-process) or as supervised host processes. */
+export interface TaskExecutor {
+	readonly timing: 'in-process' | 'supervised-host';
+	start(lanes: number): Promise<void>;
+	execute(job: ExecutionJob): Promise<Execution>;
+	close(): Promise<void>;
+}
+
+/** Slack past the engine's own timeout before the supervisor ends the thread itself. */
+const deadlineSlackMs = 2000;
+
+/** The piscina pool: one worker thread per lane, the engine (and candidate) loaded in the supervisor's process. */
+export function inProcessExecutor(candidate: CandidateSnapshot | null): TaskExecutor {
+	let pool: TaskPool | null = null;
+	return {
+		timing: 'in-process',
+		async start(lanes) {
+			pool = new TaskPool(lanes);
+			await pool.warmUp();
+		},
+		async execute(job) {
+			if (pool === null) throw new Error('the task pool was not started');
+			const run = await pool.run({
+				task: job.task,
+				workspace: job.paths.workspace,
+				stateDir: job.paths.state,
+				provider: job.provider,
+				maxSteps: job.maxSteps,
+				timeoutMs: job.timeoutMs,
+				candidate,
+			}, {deadlineMs: job.timeoutMs + deadlineSlackMs, signal: job.signal});
+			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
+		},
+		async close() {
+			await pool?.close();
+		},
+	};
+}
+
+function poolExecution(run: PoolRun): Pick<Execution, 'outcome' | 'unfinished'> {
+	switch (run.kind) {
+		case 'deadline': return {outcome: null, unfinished: {reason: 'timeout', message: run.message}};
+		case 'aborted': return {outcome: null, unfinished: {reason: 'aborted', message: run.message}};
+		case 'crash': return {outcome: null, unfinished: {reason: 'crash', message: run.message}};
+		default: break;
+	}
+	const result = run.result;
+	if (result.kind === 'init_failed') return {outcome: null, unfinished: {reason: 'init', message: result.message}};
+	if (result.kind === 'error') return {outcome: null, unfinished: {reason: result.reason, message: result.message}};
+	return {outcome: result.outcome, unfinished: outcomeUnfinished(result.outcome)};
+}
+
+/** An outcome that ended failed or unfinished is not graded: the execution itself says it did not finish. */
+export function outcomeUnfinished(outcome: ExecutionOutcome): Execution['unfinished'] {
+	if (outcome.status === 'failed' || outcome.status === 'unfinished') {
+		return {reason: outcome.reason ?? 'unfinished', message: outcome.message ?? `the execution ended ${outcome.status}`};
+	}
+	return null;
+}

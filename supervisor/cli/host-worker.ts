@@ -1,0 +1,20 @@
+import {text} from 'node:stream/consumers';
+import type {Command} from 'commander';
+import {installRoot} from '../plan/install-root.js';
+import {selfIdentity} from '../../workers/host-identity.js';
+import {serveHostRequest} from '../../workers/host-worker.js';
+import {fail, failedExit} from './exit-codes.js';
+
+export function registerHostWorker(program: Command): void {
+	program
+		.command('host-worker')
+		.description('serve one host-worker request (protocol v1): read the task request on stdin, run it with this build\'s engine, write one JSON line on stdout (used by the supervisor; not for people)')
+		.action(async () => {
+			const input = await text(process.stdin);
+			const identity = await selfIdentity(installRoot, process.argv[1] ?? '');
+			const answer = await serveHostRequest(input, identity);
+			if (!answer.ok) return fail(answer.message);
+			await new Promise<void>((resolve, reject) => process.stdout.write(`${JSON.stringify(answer.response)}\n`, error => (error ? reject(error) : resolve())));
+			process.exitCode = answer.response.outcome.status === 'failed' && answer.response.outcome.reason === 'crash' ? failedExit : 0;
+		});
+}

@@ -1,0 +1,80 @@
+import {Option, type Command} from 'commander';
+import {PairInputError, runPair, type PairRecord} from '../pair/index.js';
+import {parseDuration} from './parse-units.js';
+import {fail, failedExit, okExit} from './exit-codes.js';
+
+interface PairFlags {
+	plan: string;
+	baseline: string;
+	sourceBaseline: string;
+	candidate?: string;
+	candidateHost?: string;
+	sourceCandidate?: string;
+	output: string;
+	timeout: string;
+	json?: boolean;
+	disableLedgerSync?: boolean;
+}
+
+export function registerPair(program: Command): void {
+	program
+		.command('pair')
+		.description('run a baseline and a candidate executable one after the other, each in its own process group under a wall-clock limit, keeping a task ledger (pair.json) that survives crashes; complete reports are compared by the baseline executable')
+		.requiredOption('--plan <plan.json>', 'the frozen plan both sides run')
+		.requiredOption('--baseline <exe>', 'the baseline hlab executable (e.g. a build-host launcher)')
+		.requiredOption('--source-baseline <tar>', 'the source archive of the baseline (hlab snapshot-source)')
+		.option('--candidate <file.ts>', 'a single-file candidate, run by the baseline executable')
+		.option('--candidate-host <exe>', 'a rebuilt candidate hlab executable; both sides then run as supervised hosts')
+		.option('--source-candidate <tar>', 'the source archive of the candidate host')
+		.requiredOption('--output <dir>', 'a new folder for pair.json, the inputs and both attempts')
+		.option('--timeout <duration>', 'wall-clock limit of each side (seconds, or e.g. 3m)', '180')
+		.option('--json', 'print pair.json')
+		.addOption(new Option('--disable-ledger-sync', 'test-only: do not copy ledgers into pair.json, to show the pair-recovery check catches it').hideHelp())
+		.action(async (flags: PairFlags) => {
+			let timeoutS: number;
+			try {
+				timeoutS = parseDuration(flags.timeout) / 1000;
+			} catch (error) {
+				return fail(`--timeout: ${(error as Error).message}`);
+			}
+			const controller = new AbortController();
+			const onSignal = (signal: NodeJS.Signals): void => {
+				process.stderr.write(`hlab pair: ${signal} received; ending the running side and recording the interruption\n`);
+				controller.abort(signal);
+			};
+			process.on('SIGINT', onSignal);
+			process.on('SIGTERM', onSignal);
+			let record: PairRecord;
+			try {
+				record = await runPair({
+					plan: flags.plan, baseline: flags.baseline, sourceBaseline: flags.sourceBaseline,
+					candidateFile: flags.candidate, candidateHost: flags.candidateHost, sourceCandidate: flags.sourceCandidate,
+					output: flags.output, timeoutS, signal: controller.signal, syncLedger: !flags.disableLedgerSync,
+				});
+			} catch (error) {
+				if (error instanceof PairInputError) return fail(error.message);
+				throw error;
+			} finally {
+				process.off('SIGINT', onSignal);
+				process.off('SIGTERM', onSignal);
+			}
+			if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+			else process.stdout.write(summary(record, flags.output));
+			process.exitCode = record.comparison?.decision === 'accept' && record.status === 'finished' ? okExit : failedExit;
+		});
+}
+
+function summary(record: PairRecord, output: string): string {
+	const lines: string[] = [];
+	for (const name of ['baseline', 'candidate'] as const) {
+		const side = record.sides[name];
+		const tasks = record.tasks.map(task => task[name]);
+		const passed = tasks.filter(task => task.status === 'passed').length;
+		const missing = tasks.filter(task => task.status === 'missing').length;
+		const ended = side.exit_code !== null ? `exit ${side.exit_code}` : side.signal ?? side.failure ?? side.state;
+		lines.push(`${name.padEnd(9)} ${side.state.padEnd(11)} ${String(ended).padEnd(10)} ${passed}/${tasks.length} passed${missing ? `, ${missing} missing (failed)` : ''}${side.wall_ms !== null ? `, ${(side.wall_ms / 1000).toFixed(1)} s` : ''}`);
+	}
+	lines.push(`pair ${record.status}: ${record.comparison?.decision ?? 'no decision'}: ${record.comparison?.reason ?? ''}`);
+	lines.push(`ledger: ${output}/pair.json`);
+	return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,121 @@
+import {z} from 'zod';
+import type {AcceptancePolicy} from '../plan/experiment-policy.js';
+import type {Report} from '../attempt/report-schema.js';
+
+export const RuleCheck = z.object({
+	rule: z.enum(['verification', 'timing', 'require_all_pass', 'improvement', 'max_duration_ratio']),
+	satisfied: z.boolean(),
+	message: z.string(),
+});
+export type RuleCheck = z.infer<typeof RuleCheck>;
+
+export interface AcceptanceResult {
+	accepted: boolean;
+	/** Every rule that was checked, satisfied or not, in the order applied. */
+	checks: RuleCheck[];
+	duration_ratio: number | null;
+}
+
+/** The wall times the duration rule compares, and where they come from (for the message). */
+export interface WallTimes {
+	baseline: number | null;
+	candidate: number | null;
+	source: string;
+}
+
+/**
+ * Applies the frozen acceptance policy to two verified reports; unknown usage can never show an improvement.
+ * Without `wall`, the duration rule uses the reports' own supervisor-measured totals.
+ */
+export function applyAcceptance(policy: AcceptancePolicy, baseline: Report, candidate: Report, wall?: WallTimes): AcceptanceResult {
+	const checks: RuleCheck[] = [];
+	if (policy.require_all_pass) checks.push(...allPass('baseline', baseline), ...allPass('candidate', candidate));
+	checks.push(improvement(policy.improvement, baseline, candidate));
+	const times = wall ?? {baseline: baseline.totals.wall_ms, candidate: candidate.totals.wall_ms, source: 'task wall time'};
+	const ratio = durationRatio(times.baseline, times.candidate);
+	checks.push(ratio === null
+		? {rule: 'max_duration_ratio', satisfied: false, message: `${times.source} is unknown on one side, so the duration limit cannot be shown to hold`}
+		: {
+			rule: 'max_duration_ratio',
+			satisfied: ratio <= policy.max_duration_ratio,
+			message: `candidate ${times.source} ${ms(times.candidate)} is ${ratio.toFixed(2)}x the baseline's ${ms(times.baseline)} (limit ${policy.max_duration_ratio}x)`,
+		});
+	return {accepted: checks.every(check => check.satisfied), checks, duration_ratio: ratio};
+}
+
+function allPass(side: 'baseline' | 'candidate', report: Report): RuleCheck[] {
+	const failed = report.tasks.filter(task => task.status !== 'passed');
+	if (failed.length === 0) return [{rule: 'require_all_pass', satisfied: true, message: `${side} passed all ${report.tasks.length} tasks`}];
+	return failed.map(task => ({
+		rule: 'require_all_pass' as const,
+		satisfied: false,
+		message: `${side} failed task ${task.task_id}${task.reason ? ` (${task.reason})` : ''}: ${task.message ?? 'the independent grader did not pass it'}`,
+	}));
+}
+
+function improvement(kind: AcceptancePolicy['improvement'], baseline: Report, candidate: Report): RuleCheck {
+	const turns = fewer('turns', baseline.totals.turns, candidate.totals.turns);
+	const tokens = fewer('total tokens', baseline.totals.total_tokens, candidate.totals.total_tokens);
+	switch (kind) {
+		case 'turns': return {rule: 'improvement', ...turns};
+		case 'tokens': return {rule: 'improvement', ...tokens};
+		case 'turns-or-tokens': return {
+			rule: 'improvement',
+			satisfied: turns.satisfied || tokens.satisfied,
+			message: `${turns.message}; ${tokens.message}`,
+		};
+		case 'quality': return {rule: 'improvement', ...quality(baseline, candidate)};
+		case 'non-regression': return {rule: 'improvement', ...nonRegression(baseline, candidate)};
+	}
+}
+
+function fewer(what: string, baseline: number | null, candidate: number | null): {satisfied: boolean; message: string} {
+	if (baseline === null || candidate === null) {
+		return {satisfied: false, message: `${what}: unknown on ${baseline === null && candidate === null ? 'both sides' : baseline === null ? 'the baseline' : 'the candidate'}, which cannot show an improvement`};
+	}
+	return candidate < baseline
+		? {satisfied: true, message: `${what}: ${candidate} < baseline ${baseline}`}
+		: {satisfied: false, message: `${what}: ${candidate}, not fewer than baseline ${baseline}`};
+}
+
+function quality(baseline: Report, candidate: Report): {satisfied: boolean; message: string} {
+	if (candidate.totals.passed > baseline.totals.passed) {
+		return {satisfied: true, message: `quality: ${candidate.totals.passed} tasks passed, baseline ${baseline.totals.passed}`};
+	}
+	if (candidate.totals.passed < baseline.totals.passed) {
+		return {satisfied: false, message: `quality: ${candidate.totals.passed} tasks passed, fewer than baseline ${baseline.totals.passed}`};
+	}
+	const scoreOf = (report: Report): number | null => {
+		let sum = 0;
+		for (const task of report.tasks) {
+			if (task.grade?.score == null) return null;
+			sum += task.grade.score;
+		}
+		return sum;
+	};
+	const b = scoreOf(baseline);
+	const c = scoreOf(candidate);
+	if (b === null || c === null) return {satisfied: false, message: `quality: the same ${candidate.totals.passed} tasks passed and scores are not known for every task, so no improvement is shown`};
+	return c > b
+		? {satisfied: true, message: `quality: same pass count, total score ${c.toFixed(3)} > baseline ${b.toFixed(3)}`}
+		: {satisfied: false, message: `quality: same pass count, total score ${c.toFixed(3)} not above baseline ${b.toFixed(3)}`};
+}
+
+function nonRegression(baseline: Report, candidate: Report): {satisfied: boolean; message: string} {
+	const regressed = baseline.tasks
+		.filter((task, index) => task.status === 'passed' && candidate.tasks[index]?.status !== 'passed')
+		.map(task => task.task_id);
+	return regressed.length === 0
+		? {satisfied: true, message: 'non-regression: every task the baseline passed, the candidate passed too'}
+		: {satisfied: false, message: `non-regression: the candidate fails ${regressed.join(', ')}, which the baseline passed`};
+}
+
+function durationRatio(b: number | null, c: number | null): number | null {
+	if (b === null || c === null) return null;
+	if (b === 0) return c === 0 ? 1 : Number.POSITIVE_INFINITY;
+	return c / b;
+}
+
+function ms(value: number | null): string {
+	return value === null ? 'unknown' : `${Math.round(value)} ms`;
+}

@@ -1,0 +1,105 @@
+import {mkdir, readFile} from 'node:fs/promises';
+import {writeJsonAtomic} from './write-json-atomic.js';
+import {dirname, join, resolve} from 'node:path';
+import {buildDigest} from '../attempt/build-metadata.js';
+import {digestFile} from '../plan/digest.js';
+import {identifyHost, type HostIdentity} from './host-identity.js';
+import {HostAttemptRecord, hostAttemptSchema, HostTaskRecord} from './host-records.js';
+import {taskDirName} from '../attempt/evidence-dir.js';
+
+/** One host-candidate attempt as the supervisor sees it: the measured executable and its record folder. */
+export interface HostSession {
+	/** `<artifacts>.host`, beside the evidence directory. */
+	dir: string;
+	identity: HostIdentity;
+	planDigest: string;
+	taskIds: string[];
+}
+
+export class HostSessionError extends Error {
+	constructor(readonly reason: 'host_dir_exists' | 'host_unreadable', message: string) {
+		super(message);
+	}
+}
+
+/** The host record folder of an evidence directory: `host-attempt` keeps `host-attempt.host/`. */
+export function hostDirOf(artifacts: string): string {
+	return `${resolve(artifacts).replace(/\/+$/, '')}.host`;
+}
+
+/**
+ * Measures the host executable and the running supervisor and writes `<artifacts>.host/host.json` before any
+ * task starts. A build whose files differ from its build.json is still recorded: `identity.problems` says
+ * why the caller must refuse it (the runner fails the whole denominator with reason `admission`).
+ */
+export async function openHostSession(options: {artifacts: string; exe: string; planDigest: string; taskIds: string[]}): Promise<HostSession> {
+	const dir = hostDirOf(options.artifacts);
+	await mkdir(dirname(dir), {recursive: true});
+	try {
+		await mkdir(dir);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HostSessionError('host_dir_exists', `${dir} already exists; each host attempt needs a new one`);
+		throw error;
+	}
+	let identity: HostIdentity;
+	try {
+		identity = await identifyHost(options.exe);
+	} catch (error) {
+		throw new HostSessionError('host_unreadable', `cannot measure the host executable ${options.exe}: ${(error as Error).message}`);
+	}
+	const record: HostAttemptRecord = {
+		schema: hostAttemptSchema,
+		plan_digest: options.planDigest,
+		task_ids: options.taskIds,
+		binary: identity,
+		supervisor: {pid: process.pid, node_path: process.execPath, node_digest: await digestFile(process.execPath), build_digest: (await buildDigest()).digest},
+		started_at: new Date().toISOString(),
+		closed: null,
+	};
+	await writeJsonAtomic(join(dir, 'host.json'), HostAttemptRecord.parse(record));
+	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds};
+}
+
+/**
+ * Measures the executable and the supervisor again and records whether either changed during the attempt,
+ * and which tasks of the denominator the worker answered for (an unanswered task is a failed task).
+ */
+export async function closeHostSession(session: HostSession): Promise<HostAttemptRecord> {
+	const path = join(session.dir, 'host.json');
+	const record = HostAttemptRecord.parse(JSON.parse(await readFile(path, 'utf8')));
+	const again = await identifyHost(session.identity.launched).catch(() => null);
+	const supervisorNow = (await buildDigest()).digest;
+	const answered: string[] = [];
+	const unanswered: string[] = [];
+	for (const [index, id] of session.taskIds.entries()) {
+		const task = await readTaskRecord(session, index, id);
+		(task?.answered ? answered : unanswered).push(id);
+	}
+	const closed: HostAttemptRecord = {
+		...record,
+		closed: {
+			ended_at: new Date().toISOString(),
+			binary_digest: again?.digest ?? 'missing',
+			binary_unchanged: again?.digest === session.identity.digest,
+			supervisor_build_digest: supervisorNow,
+			supervisor_unchanged: supervisorNow === record.supervisor.build_digest,
+			answered,
+			unanswered,
+		},
+	};
+	await writeJsonAtomic(path, HostAttemptRecord.parse(closed));
+	return closed;
+}
+
+/** The host record folder of one task, mirroring the evidence directory's `tasks/NNN-id`. */
+export function hostTaskDir(session: {dir: string}, index: number, taskId: string): string {
+	return join(session.dir, taskDirName(index, taskId));
+}
+
+async function readTaskRecord(session: HostSession, index: number, id: string): Promise<HostTaskRecord | null> {
+	try {
+		return HostTaskRecord.parse(JSON.parse(await readFile(join(hostTaskDir(session, index, id), 'host-task.json'), 'utf8')));
+	} catch {
+		return null;
+	}
+}

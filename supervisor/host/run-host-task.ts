@@ -1,0 +1,172 @@
+import {mkdir, readdir, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import type {ExecutionOutcome, FailureReason} from '../../engine/outcome.js';
+import type {ResolvedProvider} from '../../engine/provider-config.js';
+import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
+import {runInGroup, type ProcessRecord} from '../process/index.js';
+import {digestTree} from '../source/tree-digest.js';
+import {sameBinaryPath} from './host-identity.js';
+import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';
+import {hostTaskDir, type HostSession} from './host-session.js';
+
+/** The worker answers with one line; anything bigger than this is not an answer. */
+export const hostStdoutLimit = 8 * 1024 * 1024;
+export const hostStderrLimit = 1024 * 1024;
+/** Past the task's own deadline, the time the worker gets to answer before its group is ended. */
+export const hostDeadlineSlackMs = 2000;
+
+export interface HostTaskInput {
+	index: number;
+	task: {id: string; prompt: string};
+	/** A fresh workspace the caller set up; it is graded by the caller after this returns. */
+	workspace: string;
+	stateDir: string;
+	provider: ResolvedProvider;
+	maxSteps: number;
+	/** The task's remaining time; the process group is ended at this plus `slackMs`. */
+	deadlineMs: number;
+	slackMs?: number;
+	signal?: AbortSignal;
+	/** Extra environment for the worker (never credentials the plan does not name: the caller decides). */
+	env?: Record<string, string | undefined>;
+	/** Also write process.json here (the evidence directory's task folder). */
+	processJsonIn?: string;
+	stdoutLimit?: number;
+	stderrLimit?: number;
+}
+
+export interface HostTaskRun {
+	/** The worker's outcome when it was accepted, or when it answered but then failed (its usage is kept). */
+	outcome: ExecutionOutcome | null;
+	/** Null only when the worker answered, for this task, as the measured binary, and exited 0. */
+	failure: {reason: FailureReason; message: string} | null;
+	record: ProcessRecord;
+}
+
+/**
+ * Runs one task in the host executable: `EXE host-worker` as the leader of its own process group, the request
+ * on stdin, one JSON line expected on stdout. Before the launch it writes a fresh-task checkpoint; after it,
+ * whatever happened, stdout, stderr, process.json and the verdict (host-task.json) stay in the host folder.
+ */
+export async function runHostTask(session: HostSession, input: HostTaskInput): Promise<HostTaskRun> {
+	const dir = hostTaskDir(session, input.index, input.task.id);
+	await mkdir(dir, {recursive: true});
+	const deadlineMs = Math.max(1, Math.floor(input.deadlineMs));
+	const request: HostRequest = HostRequest.parse({
+		version: hostProtocolVersion,
+		kind: 'task',
+		task: input.task,
+		workspace: input.workspace,
+		state_dir: input.stateDir,
+		provider: input.provider,
+		max_steps: input.maxSteps,
+		deadline_ms: deadlineMs,
+		plan_digest: session.planDigest,
+		expected_binary_digest: session.identity.digest,
+	});
+	await writeCheckpoint(dir, session, input, deadlineMs);
+	await writeFile(join(dir, 'request.json'), `${JSON.stringify(request, null, 2)}\n`);
+	const run = await runInGroup({
+		argv: [session.identity.launched, hostWorkerCommand],
+		cwd: input.workspace,
+		env: input.env,
+		input: JSON.stringify(request),
+		timeoutMs: deadlineMs + (input.slackMs ?? hostDeadlineSlackMs),
+		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
+		stderrLimit: input.stderrLimit ?? hostStderrLimit,
+		signal: input.signal,
+	});
+	const record = run.record;
+	await writeFile(join(dir, 'stdout.log'), run.stdout ?? Buffer.alloc(0));
+	await writeFile(join(dir, 'stderr.log'), run.stderr ?? Buffer.alloc(0));
+	const processJson = `${JSON.stringify(record, null, 2)}\n`;
+	await writeFile(join(dir, 'process.json'), processJson);
+	if (input.processJsonIn !== undefined) {
+		await mkdir(input.processJsonIn, {recursive: true});
+		await writeFile(join(input.processJsonIn, 'process.json'), processJson);
+	}
+	const answer = parseAnswer(run.stdout?.toString('utf8') ?? '');
+	const failure = judge(session, input, record, answer);
+	const verdict: HostTaskRecord = {
+		schema: hostTaskSchema,
+		index: input.index,
+		task_id: input.task.id,
+		plan_digest: session.planDigest,
+		binary: {launched: session.identity.launched, digest: session.identity.digest},
+		claimed_binary: answer.ok ? answer.response.binary : null,
+		exit_code: record.exit_code,
+		signal: record.signal,
+		wall_ms: record.wall_ms,
+		failure,
+		answered: failure === null,
+	};
+	await writeFile(join(dir, 'host-task.json'), `${JSON.stringify(HostTaskRecord.parse(verdict), null, 2)}\n`);
+	// Usage the worker reported is kept even when it then failed; an answer for another task or binary is not.
+	const trusted = answer.ok && answer.response.task_id === input.task.id && answerNamesBinary(session, answer.response);
+	return {outcome: trusted ? answer.response.outcome : null, failure, record};
+}
+
+type Answer = {ok: true; response: HostResponse} | {ok: false; message: string};
+
+function parseAnswer(stdout: string): Answer {
+	const lines = stdout.split('\n').filter(line => line.trim() !== '');
+	if (lines.length === 0) return {ok: false, message: 'the worker wrote no answer on stdout'};
+	if (lines.length > 1) return {ok: false, message: `the worker wrote ${lines.length} lines on stdout; protocol v1 allows exactly one`};
+	try {
+		const parsed = HostResponse.safeParse(JSON.parse(lines[0]!));
+		if (parsed.success) return {ok: true, response: parsed.data};
+		return {ok: false, message: `the worker's answer is not a v1 response: ${parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`};
+	} catch (error) {
+		return {ok: false, message: `the worker's answer is not JSON: ${(error as Error).message}`};
+	}
+}
+
+function answerNamesBinary(session: HostSession, response: HostResponse): boolean {
+	return response.binary.digest === session.identity.digest && sameBinaryPath(response.binary.path, session.identity);
+}
+
+/** The supervisor's verdict, from its own process record first and the worker's words last. */
+function judge(session: HostSession, input: HostTaskInput, record: ProcessRecord, answer: Answer): HostTaskRun['failure'] {
+	switch (record.failure) {
+		case 'timeout': return {reason: 'timeout', message: `the host worker passed its deadline (${record.failure_message}) and its process group was ended`};
+		case 'stdout_limit':
+		case 'stderr_limit': return {reason: 'output_limit', message: record.failure_message ?? record.failure};
+		case 'aborted': return {reason: 'aborted', message: 'the attempt was interrupted while the host worker ran'};
+		case 'spawn': return {reason: 'init', message: record.failure_message ?? 'the host executable could not be started'};
+		default: break;
+	}
+	if (record.exit_code !== 0) {
+		const how = record.signal !== null ? `was killed by ${record.signal}` : `exited with status ${record.exit_code}`;
+		return {reason: 'crash', message: `the host worker ${how}${answer.ok ? '' : ` (${answer.message})`}`};
+	}
+	if (!answer.ok) return {reason: 'host', message: answer.message};
+	const response = answer.response;
+	if (response.task_id !== input.task.id) return {reason: 'host', message: `the worker answered for task ${response.task_id}, not ${input.task.id}`};
+	if (!answerNamesBinary(session, response)) {
+		return {reason: 'host', message: `the worker reports binary ${response.binary.path} (${response.binary.digest}), but the supervisor launched ${session.identity.path} (${session.identity.digest})`};
+	}
+	return null;
+}
+
+async function writeCheckpoint(dir: string, session: HostSession, input: HostTaskInput, deadlineMs: number): Promise<void> {
+	let stateEntries = 0;
+	try {
+		stateEntries = (await readdir(input.stateDir)).length;
+	} catch {
+		stateEntries = 0;
+	}
+	const checkpoint: HostCheckpoint = {
+		schema: hostCheckpointSchema,
+		index: input.index,
+		task_id: input.task.id,
+		plan_digest: session.planDigest,
+		binary_digest: session.identity.digest,
+		workspace: input.workspace,
+		workspace_files: await digestTree(input.workspace).catch(() => ({})),
+		state_dir: input.stateDir,
+		state_entries: stateEntries,
+		deadline_ms: deadlineMs,
+		written_at: new Date().toISOString(),
+	};
+	await writeFile(join(dir, 'checkpoint.json'), `${JSON.stringify(HostCheckpoint.parse(checkpoint), null, 2)}\n`);
+}

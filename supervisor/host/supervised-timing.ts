@@ -1,0 +1,96 @@
+import {existsSync} from 'node:fs';
+import {readFile} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
+import {z} from 'zod';
+import {taskDirName} from '../attempt/evidence-dir.js';
+import {ProcessRecord} from '../process/index.js';
+import {hostWorkerCommand} from '../../workers/host-protocol.js';
+import {HostAttemptRecord, HostTaskRecord} from './host-records.js';
+import {hostDirOf} from './host-session.js';
+
+/** The fields of a report this needs; the report format itself belongs to the attempt runner. */
+const ReportView = z.object({plan_digest: z.string(), task_ids: z.array(z.string())}).loose();
+
+export interface SideTiming {
+	report: string;
+	host_dir: string;
+	binary_digest: string;
+	/** Per task, in frozen order: the supervisor's wall time from process.json, or null when the task never launched. */
+	tasks: Array<{task_id: string; wall_ms: number | null}>;
+	/** Sum of the launched tasks' wall times. */
+	wall_ms: number;
+	/** True when every task of the denominator has a process record. */
+	complete: boolean;
+}
+
+export type SupervisedTiming =
+	| {kind: 'supervised'; sides: [SideTiming, SideTiming]}
+	/** Neither side ran a supervised host: compare uses its ordinary timings. */
+	| {kind: 'unsupervised'}
+	| {kind: 'refused'; reason: 'mixed_timing' | 'process_record'; message: string};
+
+/**
+ * The wall times of two attempts when both ran supervised hosts: read only from the process.json records the
+ * supervisor wrote in `<attempt>.host/`, after checking each record is the launch of that attempt's measured
+ * binary for that task. A pair where only one side is a supervised host is refused (`mixed_timing`), and so is
+ * a supervised side whose records do not check out (`process_record`).
+ */
+export async function supervisedTiming(reportA: string, reportB: string): Promise<SupervisedTiming> {
+	const supervised = [reportA, reportB].map(report => existsSync(join(hostDirOf(dirname(report)), 'host.json')));
+	if (!supervised[0] && !supervised[1]) return {kind: 'unsupervised'};
+	if (supervised[0] !== supervised[1]) {
+		const which = supervised[0] ? reportA : reportB;
+		const other = supervised[0] ? reportB : reportA;
+		return {kind: 'refused', reason: 'mixed_timing', message: `${which} ran a supervised host but ${other} did not; supervised and unsupervised timings are not comparable`};
+	}
+	const sides: SideTiming[] = [];
+	for (const report of [reportA, reportB]) {
+		const side = await readSide(report);
+		if (typeof side === 'string') return {kind: 'refused', reason: 'process_record', message: side};
+		sides.push(side);
+	}
+	return {kind: 'supervised', sides: [sides[0]!, sides[1]!]};
+}
+
+async function readSide(reportPath: string): Promise<SideTiming | string> {
+	const hostDir = hostDirOf(dirname(reportPath));
+	let report: z.infer<typeof ReportView>;
+	let host: HostAttemptRecord;
+	try {
+		report = ReportView.parse(JSON.parse(await readFile(reportPath, 'utf8')));
+		host = HostAttemptRecord.parse(JSON.parse(await readFile(join(hostDir, 'host.json'), 'utf8')));
+	} catch (error) {
+		return `cannot read ${reportPath} or its host record: ${(error as Error).message}`;
+	}
+	if (host.plan_digest !== report.plan_digest) return `${hostDir}/host.json is for plan ${host.plan_digest}, the report for ${report.plan_digest}`;
+	if (JSON.stringify(host.task_ids) !== JSON.stringify(report.task_ids)) return `${hostDir}/host.json and ${reportPath} disagree on the task denominator`;
+	const tasks: SideTiming['tasks'] = [];
+	for (const [index, id] of report.task_ids.entries()) {
+		const dir = join(hostDir, taskDirName(index, id));
+		if (!existsSync(join(dir, 'process.json'))) {
+			tasks.push({task_id: id, wall_ms: null});
+			continue;
+		}
+		let record: ProcessRecord;
+		let verdict: HostTaskRecord;
+		try {
+			record = ProcessRecord.parse(JSON.parse(await readFile(join(dir, 'process.json'), 'utf8')));
+			verdict = HostTaskRecord.parse(JSON.parse(await readFile(join(dir, 'host-task.json'), 'utf8')));
+		} catch (error) {
+			return `${dir}: unreadable process record: ${(error as Error).message}`;
+		}
+		// Identity check: this record is the supervisor's launch of the measured binary for this task of this plan.
+		if (record.argv[0] !== host.binary.launched || record.argv[1] !== hostWorkerCommand) return `${dir}/process.json is not a launch of ${host.binary.launched}`;
+		if (verdict.task_id !== id || verdict.plan_digest !== host.plan_digest || verdict.binary.digest !== host.binary.digest) return `${dir}/host-task.json does not match the attempt's task, plan or binary`;
+		if (Math.abs(verdict.wall_ms - record.wall_ms) > 1e-6) return `${dir}: process.json and host-task.json disagree on the wall time`;
+		tasks.push({task_id: id, wall_ms: record.wall_ms});
+	}
+	return {
+		report: reportPath,
+		host_dir: hostDir,
+		binary_digest: host.binary.digest,
+		tasks,
+		wall_ms: tasks.reduce((sum, task) => sum + (task.wall_ms ?? 0), 0),
+		complete: tasks.every(task => task.wall_ms !== null),
+	};
+}

@@ -1,0 +1,104 @@
+import type {TaskDefinition} from '../../tasks/index.js';
+import {loadConfiguration} from './configuration.js';
+import {digestScheme} from './digest.js';
+import {computeIdentities, type Identities} from './identities.js';
+import {installRoot} from './install-root.js';
+import {computePlanDigest} from './plan-digest.js';
+import type {Plan} from './plan-schema.js';
+import {taskById} from './task-selection.js';
+import {checkControllerFiles} from './freeze-controller.js';
+import {ControllerIdentity} from '../../controller-protocol/index.js';
+
+export interface AdmissionResult {
+	admitted: boolean;
+	/** Every difference found, each naming what changed; empty when admitted. */
+	differences: string[];
+	/** The suite's tasks in frozen order (null entries for ids it lacks); empty with a controller. */
+	tasks: Array<TaskDefinition | null>;
+}
+
+export interface AdmissionOptions {
+	configPath: string | null;
+	cwd?: string;
+	root?: string;
+}
+
+/** Recomputes every identity the plan records and names every difference; any difference rejects the attempt. */
+export async function admit(plan: Plan, options: AdmissionOptions): Promise<AdmissionResult> {
+	const differences: string[] = [];
+	if (plan.digest_scheme !== digestScheme) differences.push(`digest scheme: plan uses ${plan.digest_scheme}, this harness-lab uses ${digestScheme}`);
+	const computed = computePlanDigest(plan);
+	if (computed !== plan.plan_digest) differences.push(`plan digest: recorded ${plan.plan_digest}, the plan's contents give ${computed} (the plan was edited after freezing)`);
+	const ids = plan.tasks.map(task => task.id);
+	if (!sameSet(ids, plan.task_ids) || new Set(plan.task_ids).size !== plan.task_ids.length) differences.push('plan: the task list and the ordered task ids disagree');
+	const tasks = plan.controller === null ? plan.task_ids.map(taskById) : [];
+	plan.task_ids.forEach((id, index) => {
+		if (plan.controller === null && tasks[index] === null) differences.push(`task ${id}: no longer in the built-in suite`);
+	});
+	let configuration;
+	try {
+		configuration = await loadConfiguration(options.configPath, options.cwd);
+	} catch (error) {
+		differences.push(`configuration: ${(error as Error).message}`);
+	}
+	if (plan.controller !== null) differences.push(...await checkControllerFiles(ControllerIdentity.parse(plan.controller.identity)));
+	if (configuration !== undefined) {
+		const present = tasks.filter((task): task is TaskDefinition => task !== null);
+		const now = await computeIdentities(
+			plan.controller === null ? present : null,
+			plan.tasks.flatMap(task => task.tools),
+			configuration,
+			plan.controller === null ? null : {identity_digest: plan.controller.identity_digest, files: plan.controller.identity.files},
+			options.root ?? installRoot,
+		);
+		differences.push(...compareIdentities(plan, now));
+	}
+	return {admitted: differences.length === 0, differences, tasks};
+}
+
+/** Names every way the recomputed identities differ from the recorded ones. */
+export function compareIdentities(recorded: Identities, now: Identities): string[] {
+	const out: string[] = [];
+	out.push(...diffFiles('task sources', recorded.task_sources.files, now.task_sources.files));
+	if (recorded.task_sources.digest !== now.task_sources.digest && out.length === 0) out.push('task sources: digest differs');
+	const scorerBefore = out.length;
+	if (recorded.scorer.kind === 'builtin') out.push(...diffFiles('scorer', recorded.scorer.files, now.scorer.files));
+	if (recorded.scorer.digest !== now.scorer.digest && out.length === scorerBefore) out.push(`scorer: identity ${recorded.scorer.digest} is now ${now.scorer.digest}`);
+	if (recorded.configuration.path !== now.configuration.path) {
+		out.push(`configuration: frozen from ${recorded.configuration.path ?? '(defaults, no file)'}, now read from ${now.configuration.path ?? '(defaults, no file)'}`);
+	}
+	if (recorded.configuration.digest !== now.configuration.digest) out.push(`configuration: digest ${recorded.configuration.digest} is now ${now.configuration.digest}`);
+	const before = recorded.composition.modules.join(', ');
+	const after = now.composition.modules.join(', ');
+	if (before !== after) out.push(`composition: modules were [${before}], now [${after}]`);
+	const packagesBefore = new Map(recorded.composition.packages.map(item => [item.name, item]));
+	const packagesAfter = new Map(now.composition.packages.map(item => [item.name, item]));
+	for (const [name, item] of packagesBefore) {
+		const current = packagesAfter.get(name);
+		if (current === undefined) out.push(`package ${name}: no longer a dependency`);
+		else if (current.version !== item.version || current.integrity !== item.integrity || current.package_json_digest !== item.package_json_digest) {
+			out.push(`package ${name}: ${item.version}/${item.package_json_digest} is now ${current.version}/${current.package_json_digest}`);
+		}
+	}
+	for (const name of packagesAfter.keys()) if (!packagesBefore.has(name)) out.push(`package ${name}: new dependency`);
+	for (const tool of new Set([...Object.keys(recorded.tool_versions), ...Object.keys(now.tool_versions)])) {
+		const was = recorded.tool_versions[tool] ?? null;
+		const is = now.tool_versions[tool] ?? null;
+		if (was !== is) out.push(`tool ${tool}: version ${was ?? '(missing)'} is now ${is ?? '(missing)'}`);
+	}
+	return out;
+}
+
+function diffFiles(label: string, before: Record<string, string | null>, after: Record<string, string | null>): string[] {
+	const out: string[] = [];
+	for (const name of Object.keys(before)) {
+		if (!(name in after)) out.push(`${label}: ${name} is no longer part of the set`);
+		else if (before[name] !== after[name]) out.push(`${label}: ${name} changed (${before[name] ?? 'missing'} -> ${after[name] ?? 'missing'})`);
+	}
+	for (const name of Object.keys(after)) if (!(name in before)) out.push(`${label}: ${name} was added`);
+	return out;
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+	return a.length === b.length && a.every(item => b.includes(item));
+}

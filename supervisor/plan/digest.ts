@@ -1,0 +1,33 @@
+import {createHash} from 'node:crypto';
+import {readFile} from 'node:fs/promises';
+import {canonicalJson} from './canonical-json.js';
+
+/** The version of the digest scheme; a plan records it so a future scheme cannot be confused with this one. */
+export const digestScheme = 'harness-lab/sha256-canonical-json@1';
+
+export type Digest = `sha256:${string}`;
+
+export function digestBytes(bytes: string | Uint8Array): Digest {
+	return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/** The digest of a JSON value: sha256 over its canonical JSON. */
+export function digestJson(value: unknown): Digest {
+	return digestBytes(canonicalJson(value));
+}
+
+/** The digest of a file's bytes, or null when it cannot be read. */
+export async function digestFile(path: string): Promise<Digest | null> {
+	try {
+		return digestBytes(await readFile(path));
+	} catch {
+		return null;
+	}
+}
+
+/** Digests of several files, keyed by the names given; missing files map to null. */
+export async function digestFileMap(files: Record<string, string>): Promise<Record<string, Digest | null>> {
+	const out: Record<string, Digest | null> = {};
+	for (const name of Object.keys(files).sort()) out[name] = await digestFile(files[name]!);
+	return out;
+}

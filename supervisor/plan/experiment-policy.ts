@@ -1,0 +1,38 @@
+import {readFile} from 'node:fs/promises';
+import {z} from 'zod';
+
+export const Improvement = z.enum(['turns-or-tokens', 'turns', 'tokens', 'quality', 'non-regression']);
+export type Improvement = z.infer<typeof Improvement>;
+
+export const AcceptancePolicy = z.object({
+	/** Both sides must pass every task of the denominator. */
+	require_all_pass: z.boolean().default(true),
+	improvement: Improvement.default('turns-or-tokens'),
+	/** Candidate wall time may be at most this multiple of the baseline's (supervisor-measured). */
+	max_duration_ratio: z.number().positive().default(1.25),
+}).strict();
+export type AcceptancePolicy = z.infer<typeof AcceptancePolicy>;
+
+export const ExperimentPolicy = z.object({
+	concurrency: z.number().int().min(1).max(256).default(1),
+	acceptance: AcceptancePolicy.default(AcceptancePolicy.parse({})),
+}).strict();
+export type ExperimentPolicy = z.infer<typeof ExperimentPolicy>;
+
+export class PolicyError extends Error {
+	readonly reason = 'policy';
+}
+
+/** Reads `--experiment-policy FILE`, or the defaults when none is given. */
+export async function loadExperimentPolicy(path: string | null): Promise<ExperimentPolicy> {
+	if (path === null) return ExperimentPolicy.parse({});
+	let json: unknown;
+	try {
+		json = JSON.parse(await readFile(path, 'utf8'));
+	} catch (error) {
+		throw new PolicyError(`cannot read experiment policy ${path}: ${(error as Error).message}`);
+	}
+	const parsed = ExperimentPolicy.safeParse(json);
+	if (!parsed.success) throw new PolicyError(`experiment policy ${path} is invalid: ${z.prettifyError(parsed.error)}`);
+	return parsed.data;
+}

@@ -1,0 +1,61 @@
+import {writeFile} from 'node:fs/promises';
+import type {TaskDefinition} from '../../tasks/index.js';
+import {loadConfiguration} from './configuration.js';
+import {loadExperimentPolicy} from './experiment-policy.js';
+import {hlabVersion} from './hlab-version.js';
+import {computeIdentities} from './identities.js';
+import {sealPlan} from './plan-digest.js';
+import {planSchema, type Plan, type PlanController, type PlanProvider} from './plan-schema.js';
+import {resolveSelection} from './task-selection.js';
+import {freezeController} from './freeze-controller.js';
+
+export interface FreezeOptions {
+	provider: PlanProvider;
+	/** `all` or a comma list of ids; ignored with a controller, which owns the task list. */
+	selection: string;
+	maxSteps: number;
+	timeoutMs: number;
+	policyPath: string | null;
+	controllerPath: string | null;
+	configPath: string | null;
+	cwd?: string;
+}
+
+/** Resolves everything once, without any model call, and returns the sealed plan. */
+export async function buildPlan(options: FreezeOptions): Promise<Plan> {
+	const configuration = await loadConfiguration(options.configPath, options.cwd);
+	const policy = await loadExperimentPolicy(options.policyPath);
+	let tasks: TaskDefinition[] | null = null;
+	let controller: PlanController | null = null;
+	let planTasks: Plan['tasks'];
+	let taskIds: string[];
+	if (options.controllerPath === null) {
+		tasks = resolveSelection(options.selection);
+		taskIds = tasks.map(task => task.id);
+		planTasks = tasks.map(task => ({id: task.id, title: task.title, tools: [...task.tools]}));
+	} else {
+		const frozen = await freezeController(options.controllerPath);
+		controller = frozen.controller;
+		taskIds = frozen.controller.schedule.order;
+		planTasks = frozen.tasks;
+	}
+	const tools = planTasks.flatMap(task => task.tools);
+	const identities = await computeIdentities(tasks, tools, configuration, controller === null ? null : {identity_digest: controller.identity_digest, files: controller.identity.files});
+	return sealPlan({
+		schema: planSchema,
+		created_at: new Date().toISOString(),
+		hlab_version: hlabVersion,
+		task_ids: taskIds,
+		tasks: planTasks,
+		...identities,
+		provider: options.provider,
+		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
+		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
+		controller,
+	});
+}
+
+/** Writes the plan; an existing file is never overwritten. */
+export async function writePlan(path: string, plan: Plan): Promise<void> {
+	await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, {flag: 'wx'});
+}

@@ -1,0 +1,50 @@
+import type {TaskDefinition} from '../../tasks/index.js';
+import type {LoadedConfiguration} from './configuration.js';
+import {digestJson} from './digest.js';
+import {packageFingerprints} from './fingerprints.js';
+import {installRoot} from './install-root.js';
+import type {Plan} from './plan-schema.js';
+import {deciderFiles, digestSourceSet} from './source-sets.js';
+import {toolVersions} from './tool-versions.js';
+
+/** The parts of a plan that admission recomputes from the machine as it is now. */
+export type Identities = Pick<Plan, 'task_sources' | 'scorer' | 'configuration' | 'composition' | 'tool_versions'>;
+
+/** Files of the controller, as pinned, when the plan has one; graders then come from it, not from the suite. */
+export interface ControllerFiles {
+	identity_digest: string;
+	files: Record<string, string>;
+}
+
+/** Computes every recorded identity for these tasks (null with a controller, which owns the tasks). */
+export async function computeIdentities(
+	tasks: TaskDefinition[] | null,
+	tools: string[],
+	configuration: LoadedConfiguration,
+	controller: ControllerFiles | null,
+	root = installRoot,
+): Promise<Identities> {
+	const taskFiles = (tasks ?? []).flatMap(task => task.sourceFiles());
+	const task_sources = await digestSourceSet(taskFiles, root);
+	let scorer: Identities['scorer'];
+	if (controller === null) {
+		scorer = await builtinScorer(tasks ?? [], root);
+	} else {
+		scorer = {kind: 'controller', digest: controller.identity_digest, files: controller.files};
+	}
+	const packages = await packageFingerprints(root);
+	const modules = configuration.value.composition.modules;
+	return {
+		task_sources,
+		scorer,
+		configuration: {path: configuration.path, digest: digestJson(configuration.value), value: configuration.value},
+		composition: {modules, packages, digest: digestJson({modules, packages})},
+		tool_versions: await toolVersions(tools),
+	};
+}
+
+/** The built-in scorer identity: the selected tasks' graders and sources, and the code that compares and decides. */
+export async function builtinScorer(tasks: TaskDefinition[], root = installRoot): Promise<Identities['scorer']> {
+	const set = await digestSourceSet([...tasks.flatMap(task => task.sourceFiles()), ...await deciderFiles(root)], root);
+	return {kind: 'builtin', digest: set.digest, files: set.files};
+}

@@ -1,0 +1,66 @@
+import {z} from 'zod';
+import {ExperimentPolicy} from './experiment-policy.js';
+import {PackageFingerprint} from './fingerprints.js';
+import {Configuration} from './configuration.js';
+
+export const planSchema = 'harness-lab/plan@1';
+
+const FileDigests = z.record(z.string(), z.string().nullable());
+
+/** The model connection, as frozen: no secret, only the name of the variable that holds the key. */
+export const PlanProvider = z.discriminatedUnion('kind', [
+	z.object({kind: z.literal('scripted'), model: z.string()}),
+	z.object({
+		kind: z.literal('openai-compatible'),
+		model: z.string(),
+		base_url: z.string(),
+		api_key_env: z.string().nullable(),
+		reasoning_effort: z.string().nullable(),
+	}),
+]);
+export type PlanProvider = z.infer<typeof PlanProvider>;
+
+/** The digests of a set of files (relative to the installation when inside it) and one digest over them. */
+export const SourceSet = z.object({digest: z.string(), files: FileDigests});
+export type SourceSet = z.infer<typeof SourceSet>;
+
+export const PlanTask = z.object({
+	id: z.string(),
+	title: z.string(),
+	/** External tools the task's commands or grader need; their versions are frozen. */
+	tools: z.array(z.string()),
+});
+
+export const PlanController = z.object({
+	identity: z.object({command: z.array(z.string()).min(1), files: z.record(z.string(), z.string())}).loose(),
+	identity_digest: z.string(),
+	/** The controller's own task list (its `tasks` answer), as returned at freeze. */
+	tasks: z.unknown(),
+	/** The frozen schedule: the order and concurrency the controller chose. */
+	schedule: z.object({order: z.array(z.string()), concurrency: z.number().int().min(1).max(256).nullable()}),
+});
+export type PlanController = z.infer<typeof PlanController>;
+
+export const Plan = z.object({
+	schema: z.literal(planSchema),
+	digest_scheme: z.string(),
+	created_at: z.string(),
+	hlab_version: z.string(),
+	/** The fixed, ordered denominator. */
+	task_ids: z.array(z.string()).min(1),
+	tasks: z.array(PlanTask),
+	/** Task definitions, setup files and graders of the selected tasks. */
+	task_sources: SourceSet,
+	/** Everything that grades and decides: task graders and the compare/acceptance code, or the pinned controller. */
+	scorer: z.object({kind: z.enum(['builtin', 'controller']), digest: z.string(), files: FileDigests}),
+	provider: PlanProvider,
+	configuration: z.object({path: z.string().nullable(), digest: z.string(), value: Configuration}),
+	composition: z.object({modules: z.array(z.string()), packages: z.array(PackageFingerprint), digest: z.string()}),
+	tool_versions: z.record(z.string(), z.string().nullable()),
+	budgets: z.object({max_steps: z.number().int().positive(), timeout_ms: z.number().int().positive()}),
+	policy: ExperimentPolicy,
+	controller: PlanController.nullable(),
+	/** sha256 over the canonical JSON of every other field. */
+	plan_digest: z.string(),
+});
+export type Plan = z.infer<typeof Plan>;

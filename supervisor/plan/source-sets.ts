@@ -1,0 +1,44 @@
+import {readdir} from 'node:fs/promises';
+import {isAbsolute, join, relative, sep} from 'node:path';
+import {digestFile, digestJson} from './digest.js';
+import {installRoot} from './install-root.js';
+import type {SourceSet} from './plan-schema.js';
+
+/** A file's name in a plan: relative to the installation when inside it, so a copied installation digests alike. */
+export function recordedName(path: string, root = installRoot): string {
+	const rel = relative(root, path);
+	return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
+}
+
+function onDisk(name: string, root: string): string {
+	return isAbsolute(name) ? name : join(root, name);
+}
+
+/** Digests every named file (a missing one is recorded as null) and the set as a whole. */
+export async function digestSourceSet(paths: string[], root = installRoot): Promise<SourceSet> {
+	const files: Record<string, string | null> = {};
+	for (const name of [...new Set(paths.map(path => recordedName(path, root)))].sort()) files[name] = await digestFile(onDisk(name, root));
+	return {digest: digestJson(files), files};
+}
+
+/** Files under `dir` (recursively) whose names end with one of `suffixes`, as absolute paths; none when it is absent. */
+export async function listFiles(dir: string, suffixes: string[]): Promise<string[]> {
+	let names: string[];
+	try {
+		names = await readdir(dir, {recursive: true});
+	} catch {
+		return [];
+	}
+	return names.filter(name => suffixes.some(suffix => name.endsWith(suffix)) && !name.endsWith('.d.ts')).map(name => join(dir, name)).sort();
+}
+
+/** The code that decides a comparison: compare and acceptance sources and their compiled form, and the compiled graders. */
+export async function deciderFiles(root = installRoot): Promise<string[]> {
+	return [
+		...await listFiles(join(root, 'supervisor', 'compare'), ['.ts']),
+		join(root, 'supervisor', 'plan', 'experiment-policy.ts'),
+		...await listFiles(join(root, 'dist', 'supervisor', 'compare'), ['.js']),
+		join(root, 'dist', 'supervisor', 'plan', 'experiment-policy.js'),
+		...await listFiles(join(root, 'dist', 'tasks'), ['.js']),
+	];
+}

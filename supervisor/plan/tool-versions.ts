@@ -1,0 +1,19 @@
+import {runInGroup} from '../process/index.js';
+
+/** Version line of each tool, null when the tool cannot be started; `node` is the running runtime. */
+export async function toolVersions(tools: string[]): Promise<Record<string, string | null>> {
+	const out: Record<string, string | null> = {node: process.version};
+	for (const tool of [...new Set(tools)].sort()) {
+		if (tool === 'node') continue;
+		out[tool] = await toolVersion(tool);
+	}
+	return out;
+}
+
+async function toolVersion(tool: string): Promise<string | null> {
+	const run = await runInGroup({argv: [tool, '--version'], timeoutMs: 10_000, graceMs: 200, stdoutLimit: 64 * 1024, stderrLimit: 64 * 1024});
+	if (run.record.failure !== null || run.record.exit_code !== 0) return null;
+	// Some tools print their version on stderr.
+	const text = `${run.stdout?.toString('utf8') ?? ''}\n${run.stderr?.toString('utf8') ?? ''}`;
+	return text.split('\n').map(line => line.trim()).find(line => line.length > 0) ?? null;
+}

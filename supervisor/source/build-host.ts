@@ -1,0 +1,130 @@
+import {chmod, cp, mkdir, readFile, writeFile, access} from 'node:fs/promises';
+import {existsSync} from 'node:fs';
+import {dirname, join, resolve} from 'node:path';
+import {z} from 'zod';
+import {digestFile} from '../plan/digest.js';
+import {installRoot} from '../plan/install-root.js';
+import {runInGroup} from '../process/index.js';
+import {BuildRecord, buildSchema} from './build-record.js';
+import {readCheckoutState} from './checkout-state.js';
+import {SourceError} from './git.js';
+import {buildDigestOf, digestTree} from './tree-digest.js';
+
+export const launcherName = 'hlab';
+
+const compileTimeoutMs = 300_000;
+
+const PackageJson = z.object({files: z.array(z.string()).optional()}).loose();
+const Lock = z.object({packages: z.record(z.string(), z.object({dev: z.boolean().optional(), devOptional: z.boolean().optional()}).loose())}).loose();
+
+export interface BuildHostOptions {
+	/** The checkout to build; defaults to the installation this code runs from. */
+	root?: string;
+	out: string;
+	/** The node binary the launcher names; defaults to the one running now. */
+	nodePath?: string;
+}
+
+/**
+ * Builds a self-contained host from a checkout into a new folder that mirrors an installation:
+ * `dist/` compiled fresh from the checkout's sources (never a possibly stale dist), the package's published
+ * folders (tasks and their data files, bin, sdk, examples, controller-protocol), package.json and its lock,
+ * the production packages of node_modules copied (not linked), and a launcher `hlab` that names the node binary
+ * by absolute path. `build.json` is written last and records every file's digest and the overall digest.
+ */
+export async function buildHost(options: BuildHostOptions): Promise<BuildRecord> {
+	const root = resolve(options.root ?? installRoot);
+	const out = resolve(options.out);
+	const nodePath = options.nodePath ?? process.execPath;
+	const state = await readCheckoutState(root);
+	await mkdir(dirname(out), {recursive: true});
+	try {
+		await mkdir(out);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SourceError('output_exists', `${out} already exists; each build needs a new folder`);
+		throw error;
+	}
+	const compiler = await compile(root, out, nodePath);
+	for (const entry of await publishedEntries(root)) {
+		await cp(join(root, entry), join(out, entry), {recursive: true, verbatimSymlinks: true});
+	}
+	const copied = await copyProductionPackages(root, out);
+	const launcher = join(out, launcherName);
+	// Absolute paths: the launcher runs this build with this node whatever the caller's PATH or directory.
+	await writeFile(launcher, `#!/bin/sh\n# harness-lab host build of ${state.commit}${state.dirty ? ' (dirty)' : ''}; see build.json\n# NODE_OPTIONS could load code from outside the build (--import, --require), so the build runs without it.\nunset NODE_OPTIONS\nexec '${shellQuote(nodePath)}' '${shellQuote(join(out, 'bin', 'hlab.js'))}' "$@"\n`);
+	await chmod(launcher, 0o755);
+	const files = await digestTree(out, rel => rel === 'build.json');
+	const node = {path: nodePath, digest: (await digestFile(nodePath)) ?? 'missing', version: await nodeVersion(nodePath)};
+	const record = BuildRecord.parse({
+		schema: buildSchema,
+		built_at: new Date().toISOString(),
+		source: {root, commit: state.commit, dirty: state.dirty, source_digest: state.source_digest},
+		launcher: launcherName,
+		node,
+		files,
+		packages: {lock_digest: (await digestFile(join(root, 'package-lock.json'))) ?? 'missing', copied},
+		compiler,
+		digest: buildDigestOf(files, node),
+	});
+	await writeFile(join(out, 'build.json'), `${JSON.stringify(record, null, 2)}\n`, {flag: 'wx'});
+	return record;
+}
+
+function shellQuote(text: string): string {
+	return text.replaceAll("'", "'\\''");
+}
+
+/** Compiles the checkout's TypeScript into `out/dist` with the checkout's own compiler; type errors fail the build. */
+async function compile(root: string, out: string, nodePath: string): Promise<BuildRecord['compiler']> {
+	// The compiler's `.js` entry, not its extensionless bin: a loader hook in the environment cannot mistake it for CommonJS.
+	const entry = join(root, 'node_modules', 'typescript', 'lib', 'tsc.js');
+	const tsc = existsSync(entry) ? entry : join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+	const argv = [nodePath, tsc, '-p', join(root, 'tsconfig.json'), '--outDir', join(out, 'dist')];
+	// The caller's NODE_OPTIONS (a test runner's loaders, say) must not take part in the build.
+	const run = await runInGroup({argv, cwd: root, env: {NODE_OPTIONS: ''}, timeoutMs: compileTimeoutMs, stdoutLimit: 4 * 1024 * 1024, stderrLimit: 4 * 1024 * 1024});
+	if (run.record.failure !== null || run.record.exit_code !== 0) {
+		const text = `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`.trim().split('\n').slice(0, 20).join('\n');
+		throw new SourceError('build_failed', `the TypeScript build of ${root} failed (${run.record.failure_message ?? `exit ${run.record.exit_code}`}):\n${text}`);
+	}
+	return {argv, wall_ms: run.record.wall_ms};
+}
+
+/** The package's published folders and files (package.json `files`) plus the SDK sources, without dist (compiled fresh). */
+async function publishedEntries(root: string): Promise<string[]> {
+	const pkg = PackageJson.parse(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')));
+	const wanted = new Set(['package.json', 'package-lock.json', 'sdk', ...(pkg.files ?? [])]);
+	wanted.delete('dist');
+	const present: string[] = [];
+	for (const entry of [...wanted].sort()) {
+		try {
+			await access(join(root, entry));
+			present.push(entry);
+		} catch {
+			// A listed file that does not exist (a README not yet written) is simply not part of the build.
+		}
+	}
+	return present;
+}
+
+/** Copies every installed production package named by the lock (never dev ones); returns their folders. */
+async function copyProductionPackages(root: string, out: string): Promise<string[]> {
+	const lock = Lock.parse(JSON.parse(await readFile(join(root, 'package-lock.json'), 'utf8')));
+	const copied: string[] = [];
+	for (const [path, entry] of Object.entries(lock.packages)) {
+		// Top-level folders only: a nested node_modules comes along with the package holding it.
+		if (path === '' || entry.dev === true || entry.devOptional === true || path.split('node_modules/').length !== 2) continue;
+		try {
+			await access(join(root, path));
+		} catch {
+			continue; // An optional package for another platform.
+		}
+		await cp(join(root, path), join(out, path), {recursive: true, verbatimSymlinks: true, dereference: false});
+		copied.push(path);
+	}
+	return copied.sort();
+}
+
+async function nodeVersion(nodePath: string): Promise<string> {
+	const run = await runInGroup({argv: [nodePath, '--version'], timeoutMs: 30_000, stdoutLimit: 4096});
+	return run.stdout?.toString().trim() || 'unknown';
+}

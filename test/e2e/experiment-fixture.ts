@@ -1,0 +1,52 @@
+import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {runInGroup} from '../../supervisor/process/index.js';
+import {Report} from '../../supervisor/attempt/report-schema.js';
+import {evalEntry} from './install-copy.js';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import type {Test} from 'tap';
+import {runAttempt, type AttemptOutcome} from '../../supervisor/attempt/run-attempt.js';
+import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
+import {installRoot} from '../../supervisor/plan/install-root.js';
+
+export const repeatedObservation = join(installRoot, 'examples', 'candidates', 'repeated-observation.ts');
+
+/** A scratch folder removed when the test ends. */
+export async function scratch(t: Test): Promise<string> {
+	const dir = await mkdtemp(join(tmpdir(), 'hlab-e2e-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	return dir;
+}
+
+export interface FreezeInput {
+	dir: string;
+	tasks: string;
+	policy?: object;
+	cwd?: string;
+	name?: string;
+}
+
+/** Freezes a scripted-provider plan in `dir` and returns its path. */
+export async function freeze(input: FreezeInput): Promise<string> {
+	const policyPath = join(input.dir, `${input.name ?? 'plan'}-policy.json`);
+	await writeFile(policyPath, JSON.stringify(input.policy ?? {concurrency: 2}));
+	const plan = await buildPlan({
+		provider: {kind: 'scripted', model: 'reference'}, selection: input.tasks, maxSteps: 12, timeoutMs: 60_000,
+		policyPath, controllerPath: null, configPath: null, cwd: input.cwd ?? input.dir,
+	});
+	const path = join(input.dir, `${input.name ?? 'plan'}.json`);
+	await writePlan(path, plan);
+	return path;
+}
+
+export function attempt(planPath: string, artifacts: string, candidatePath: string | null = null, cwd?: string): Promise<AttemptOutcome> {
+	return runAttempt({planPath, artifacts, candidatePath, keepWorkdirs: false, configPath: null, quiet: true, cwd: cwd ?? process.cwd()});
+}
+
+/** Runs an attempt as `hlab eval --plan` in its own process, as a user would, and reads its report. */
+export async function attemptByCli(planPath: string, artifacts: string, candidatePath: string | null = null): Promise<AttemptOutcome> {
+	const argv = [process.execPath, evalEntry(), 'eval', '--plan', planPath, '--artifacts', artifacts, '--json', ...(candidatePath === null ? [] : ['--candidate', candidatePath])];
+	const run = await runInGroup({argv, timeoutMs: 180_000});
+	if (run.record.exit_code !== 0 && run.record.exit_code !== 1) throw new Error(`hlab eval failed: ${run.stderr?.toString() ?? ''}`);
+	return {dir: artifacts, report: Report.parse(JSON.parse(await readFile(join(artifacts, 'report.json'), 'utf8')))};
+}

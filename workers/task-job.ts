@@ -1,0 +1,29 @@
+import type {MessagePort} from 'node:worker_threads';
+import type {CandidateSnapshot} from '../engine/candidate/snapshot.js';
+import type {ExecutionOutcome, FailureReason} from '../engine/outcome.js';
+import type {ResolvedProvider} from '../engine/provider-config.js';
+
+/** What the supervisor hands a worker thread for one task. */
+export interface TaskJob {
+	task: {id: string; prompt: string};
+	workspace: string;
+	stateDir: string;
+	provider: ResolvedProvider;
+	maxSteps: number;
+	timeoutMs: number;
+	candidate: CandidateSnapshot | null;
+	/** Environment key set (to `1`) in this thread while the task runs, so every process it starts carries it. */
+	taskMarker: string;
+	/** Receives `{pid}` for every process group the task starts, before the group can outlive this thread. */
+	port: MessagePort;
+}
+
+export type TaskJobResult =
+	| {kind: 'outcome'; outcome: ExecutionOutcome; loaded_plugins: string[]}
+	| {kind: 'init_failed'; message: string}
+	| {kind: 'error'; reason: FailureReason; message: string};
+
+/** A message on the job's port. */
+export interface ProcessGroupMessage {
+	pid: number;
+}

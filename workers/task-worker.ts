@@ -1,0 +1,45 @@
+import {loadCandidate, runAgent} from '../engine/index.js';
+import {FailureReason} from '../engine/outcome.js';
+import type {LoadedPlugin} from '../engine/plugins/loaded-plugin.js';
+import type {ProcessGroupMessage, TaskJob, TaskJobResult} from './task-job.js';
+
+/**
+ * The piscina worker: runs one task's agent in this thread. It never grades; the supervisor does that.
+ * A thread runs one task at a time, so the task marker in this thread's environment belongs to that task alone.
+ */
+export default async function runTaskJob(job: TaskJob | {warmup: true}): Promise<TaskJobResult | 'warm'> {
+	// Warming up only loads this module (and the engine) in the thread, so no task pays for it in its wall time.
+	if ('warmup' in job) return 'warm';
+	process.env[job.taskMarker] = '1';
+	try {
+		let plugins: LoadedPlugin[] = [];
+		if (job.candidate !== null) {
+			try {
+				plugins = [await loadCandidate(job.candidate)];
+			} catch (error) {
+				return {kind: 'init_failed', message: `the candidate did not load: ${(error as Error).message}`};
+			}
+		}
+		let outcome;
+		try {
+			outcome = await runAgent({
+				task: job.task,
+				workspace: job.workspace,
+				stateDir: job.stateDir,
+				provider: job.provider,
+				maxSteps: job.maxSteps,
+				timeoutMs: job.timeoutMs,
+				plugins,
+				onProcessGroup: (pid: number) => job.port.postMessage({pid} satisfies ProcessGroupMessage),
+			});
+		} catch (error) {
+			// A thrown error loses its class crossing threads: keep the reason the engine classified.
+			const reason = (error as {reason?: unknown}).reason;
+			return {kind: 'error', reason: FailureReason.safeParse(reason).success ? reason as FailureReason : 'crash', message: (error as Error).message ?? String(error)};
+		}
+		return {kind: 'outcome', outcome, loaded_plugins: plugins.map(plugin => plugin.id)};
+	} finally {
+		delete process.env[job.taskMarker];
+		job.port.close();
+	}
+}
