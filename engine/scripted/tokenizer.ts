@@ -3,12 +3,12 @@ import {Tiktoken} from 'js-tiktoken/lite';
 let encoder: Tiktoken | null = null;
 
 /**
- * Loads the o200k_base tokenizer, bundled with js-tiktoken (no network), once per process. Its ranks are a large
+ * Loads the cl100k_base tokenizer, bundled with js-tiktoken (no network), once per process. Its ranks (half the size of o200k's) are a large
  * module that takes a second to build, so only a process that starts a scripted server pays for it.
  */
 export async function loadTokenizer(): Promise<Tiktoken> {
 	if (encoder === null) {
-		const ranks = (await import('js-tiktoken/ranks/o200k_base')).default;
+		const ranks = (await import('js-tiktoken/ranks/cl100k_base')).default;
 		encoder ??= new Tiktoken(ranks);
 	}
 	return encoder;

@@ -202,7 +202,8 @@ interface AttemptRecordInput {
 }
 
 async function writeAttemptRecord(dir: string, input: AttemptRecordInput): Promise<void> {
-	const build = await buildDigest();
+	// Independent measurements: hash them side by side.
+	const [build, nodeDigest, head, packages] = await Promise.all([buildDigest(), executableDigest(process.execPath), gitHead(), packageFingerprints(installRoot)]);
 	const record: AttemptRecord = {
 		schema: attemptSchema,
 		attempt_id: input.attemptId,
@@ -213,14 +214,14 @@ async function writeAttemptRecord(dir: string, input: AttemptRecordInput): Promi
 		supervisor: {pid: process.pid, start_time: readStat(process.pid)?.startTime ?? null, argv: process.argv},
 		executable: {
 			node_path: process.execPath,
-			node_digest: await executableDigest(process.execPath),
+			node_digest: nodeDigest,
 			hlab_version: hlabVersion,
 			build_digest: build.digest,
 			build_files: build.files,
-			git_head: await gitHead(),
+			git_head: head,
 		},
 		node: {version: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length},
-		packages: await packageFingerprints(installRoot),
+		packages,
 		candidate: input.candidate === null ? null : candidateIdentity(input.candidate),
 		host: input.host,
 		service_bindings: input.serviceBindings,

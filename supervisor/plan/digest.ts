@@ -1,5 +1,5 @@
-import {createHash} from 'node:crypto';
-import {readFile} from 'node:fs/promises';
+import {sha256} from '../../engine/digest.js';
+import {fileDigest} from '../controller/file-digest.js';
 import {canonicalJson} from './canonical-json.js';
 
 /** The version of the digest scheme; a plan records it so a future scheme cannot be confused with this one. */
@@ -8,7 +8,7 @@ export const digestScheme = 'harness-lab/sha256-canonical-json@1';
 export type Digest = `sha256:${string}`;
 
 export function digestBytes(bytes: string | Uint8Array): Digest {
-	return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+	return sha256(bytes) as Digest;
 }
 
 /** The digest of a JSON value: sha256 over its canonical JSON. */
@@ -16,10 +16,10 @@ export function digestJson(value: unknown): Digest {
 	return digestBytes(canonicalJson(value));
 }
 
-/** The digest of a file's bytes, or null when it cannot be read. */
+/** The digest of a regular file's bytes (streamed), or null when it cannot be read. */
 export async function digestFile(path: string): Promise<Digest | null> {
 	try {
-		return digestBytes(await readFile(path));
+		return (await fileDigest(path)) as Digest;
 	} catch {
 		return null;
 	}

@@ -22,11 +22,11 @@ t.test('a pid whose start time differs is not signalled (pid reuse)', async t =>
 
 t.test('a zombie counts as gone', async t => {
 	// `exec sleep` replaces the shell, so nothing ever waits for the finished background child.
-	const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 300']);
+	const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 300']);
 	t.teardown(() => parent.kill('SIGKILL'));
 	const [line] = await once(parent.stdout, 'data') as [Buffer];
 	const zombie = Number(line.toString());
-	await sleep(200);
+	await sleep(500);
 	const stat = readStat(zombie);
 	t.equal(stat?.state, 'Z', 'the child is a zombie');
 	t.notOk(isStillRunning({pid: zombie, startTime: stat!.startTime, comm: stat!.comm}));
