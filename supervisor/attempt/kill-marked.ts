@@ -1,23 +1,12 @@
 import {setTimeout as sleep} from 'node:timers/promises';
+import {withDescendants} from '../process/find-members.js';
 import {signalGroup} from '../process/kill-group.js';
 import {environHas, readStat, readTable, type ProcStat} from '../process/proc-table.js';
 import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from '../process/process-identity.js';
 
 /** Every running process carrying the marker entry, and every descendant of one (they may have cleared it). */
 export function findMarked(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
-	const found = new Map<number, ProcStat>();
-	for (const stat of table) if (stat.pid !== process.pid && environHas(stat.pid, entry)) found.set(stat.pid, stat);
-	let grew = found.size > 0;
-	while (grew) {
-		grew = false;
-		for (const stat of table) {
-			if (!found.has(stat.pid) && found.has(stat.ppid) && stat.pid !== process.pid) {
-				found.set(stat.pid, stat);
-				grew = true;
-			}
-		}
-	}
-	return [...found.values()];
+	return withDescendants(table, stat => environHas(stat.pid, entry));
 }
 
 /**

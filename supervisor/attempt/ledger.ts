@@ -21,7 +21,8 @@ async function appendDurably(path: string, line: string): Promise<void> {
 	const handle = await open(path, 'a');
 	try {
 		await handle.writeFile(line);
-		await handle.sync();
+		// Bench-only: `HLAB_BENCH_LEDGER_FSYNC=0` skips the flush so bench/ledger-cost can measure what it costs. Never set it otherwise.
+		if (process.env['HLAB_BENCH_LEDGER_FSYNC'] !== '0') await handle.sync();
 	} finally {
 		await handle.close();
 	}

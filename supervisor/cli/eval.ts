@@ -208,7 +208,7 @@ export function decisionSummary(decision: Decision, output: string | null): stri
 		renderTable(decision.tasks),
 		'',
 		`decision: ${decision.decision.toUpperCase()}`,
-		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message}`),
+		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message.replaceAll('\n', '\n        ')}`),
 		...(output === null ? [] : [`decision written to ${output}`]),
 	].join('\n');
 }

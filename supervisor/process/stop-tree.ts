@@ -1,4 +1,5 @@
 import {setTimeout as sleep} from 'node:timers/promises';
+import {withDescendants} from './find-members.js';
 import {signalGroup} from './kill-group.js';
 import {environHas, readTable, type ProcStat} from './proc-table.js';
 import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from './process-identity.js';
@@ -92,25 +93,9 @@ function groupMembers(pgid: number): ProcStat[] {
 
 /** Members of the tree wherever they went: the group, the tag, tracked ancestry, and their children. */
 function members(tree: TreeHandle, table: ProcStat[]): ProcStat[] {
-	const found = new Map<number, ProcStat>();
-	for (const stat of table) {
-		if (stat.pid === process.pid || stat.startTime < tree.startTime) continue;
-		if (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || environHas(stat.pid, tree.tagEntry)) {
-			found.set(stat.pid, stat);
-		}
-	}
-	// Children of a member are members, even when they cleared their environment before being tracked.
-	let grew = found.size > 0;
-	while (grew) {
-		grew = false;
-		for (const stat of table) {
-			if (!found.has(stat.pid) && found.has(stat.ppid) && stat.pid !== process.pid) {
-				found.set(stat.pid, stat);
-				grew = true;
-			}
-		}
-	}
-	return [...found.values()];
+	// No member can be older than the leader: skip reading the environment of everything else.
+	return withDescendants(table, stat => stat.startTime >= tree.startTime
+		&& (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || environHas(stat.pid, tree.tagEntry)));
 }
 
 function isTracked(descendants: Descendants, stat: ProcStat): boolean {
