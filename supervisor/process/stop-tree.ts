@@ -30,6 +30,8 @@ export interface StopResult {
 }
 
 const pollMs = 10;
+/** The pause before the second empty look: long enough for a fork or exec under load to finish. */
+const confirmMs = 20;
 const killWaitMs = 2000;
 const maxSweepRounds = 50;
 
@@ -78,12 +80,14 @@ async function waitGroupGone(pgid: number, timeoutMs: number): Promise<ProcStat[
 }
 
 async function sweep(tree: TreeHandle, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<void> {
-	for (let round = 0; round < maxSweepRounds; round += 1) {
+	// A process in the middle of fork or exec can be briefly unreadable: only two empty looks in a row end the sweep.
+	let empty = 0;
+	for (let round = 0; round < maxSweepRounds && empty < 2; round += 1) {
 		const found = members(tree, readTable());
-		if (found.length === 0) return;
+		empty = found.length === 0 ? empty + 1 : 0;
 		const signalled = found.filter(stat => signalIdentity(identityOf(stat), 'SIGKILL'));
 		record(signalled, 'sweep');
-		await sleep(pollMs);
+		await sleep(empty > 0 ? confirmMs : pollMs);
 	}
 }
 
