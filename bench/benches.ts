@@ -1,6 +1,11 @@
 import type {Bench} from './bench-result.js';
 import {cleanupCost} from './cleanup-cost.js';
+import {hostDispatch} from './host-dispatch.js';
+import {inProcessDispatch} from './in-process-dispatch.js';
+import {ledgerCost} from './ledger-cost.js';
 import {outputLimit} from './output-limit.js';
+import {peer} from './peer.js';
+import {scale} from './scale.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benches: Bench[] = [cleanupCost, outputLimit];
+export const benches: Bench[] = [inProcessDispatch, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer];

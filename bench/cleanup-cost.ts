@@ -65,7 +65,8 @@ export const cleanupCost: Bench = {
 			floor_description: 'the same tree ended by hand: one SIGKILL to its group, polled until every member is gone (floored at 1 ms)',
 			repetitions,
 			notes: 'the supervisor also waits out SIGTERM, re-kills a forking group, sweeps by tag and tracked ancestry, and verifies in /proc',
-			target: {description: 'under 200 ms beyond the grace for 100 processes', met: largest === 100 ? beyond < 200 : true},
+			// A tiny run never builds the tree of 100, so it has no verdict on the target.
+			target: largest === 100 ? {description: 'under 200 ms beyond the grace for 100 processes', met: beyond < 200} : null,
 		};
 	},
 };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {parseArgs} from 'node:util';
 import {BenchResult, type Bench, type BenchSize} from './bench-result.js';
 import {benches} from './benches.js';
+import {closeOneTurnContext} from './one-turn/context.js';
 import {renderTable, replaceTable} from './results-table.js';
 
 const benchDir = path.resolve(import.meta.dirname, '../../bench');
@@ -22,13 +23,22 @@ const selected: Bench[] = values.only ? benches.filter(bench => values.only!.spl
 
 const previous = await readPrevious();
 const results: BenchResult[] = [];
-for (const bench of selected) {
-	const result = BenchResult.parse(await bench.run(size));
-	results.push(result);
-	process.stdout.write(`${JSON.stringify(result)}\n`);
-	const before = previous.get(result.name);
-	if (before && result.ratio > before.ratio * regressionTolerance) {
-		process.stdout.write(`WARNING: ${result.name} regressed: ratio ${result.ratio} against ${before.ratio} in the committed table (over 25% worse)\n`);
+try {
+	await runSelected();
+} finally {
+	// The one-turn benches share an endpoint and a scratch folder; they end with the run.
+	await closeOneTurnContext();
+}
+
+async function runSelected(): Promise<void> {
+	for (const bench of selected) {
+		const result = BenchResult.parse(await bench.run(size));
+		results.push(result);
+		process.stdout.write(`${JSON.stringify(result)}\n`);
+		const before = previous.get(result.name);
+		if (before && result.ratio > before.ratio * regressionTolerance) {
+			process.stdout.write(`WARNING: ${result.name} regressed: ratio ${result.ratio} against ${before.ratio} in the committed table (over 25% worse)\n`);
+		}
 	}
 }
 const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;

@@ -1,0 +1,141 @@
+import {readFileSync} from 'node:fs';
+import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {createRequire} from 'node:module';
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+import {Piscina} from 'piscina';
+import {pinIdentity} from '../../supervisor/controller/pin-identity.js';
+import {runInGroup, type GroupRun} from '../../supervisor/process/index.js';
+import {oneTurnPrompt, type OneTurnConfig} from './config.js';
+import type {FloorJob} from './floor-worker.js';
+
+const distRoot = resolve(import.meta.dirname, '../..');
+const hlabBin = resolve(distRoot, '../bin/hlab.js');
+
+/** A scratch folder for one bench; everything a bench writes lives under it and is removed after. */
+export async function scratch(name: string): Promise<{dir: string; remove(): Promise<void>}> {
+	const dir = await mkdtemp(join(tmpdir(), `hlab-bench-${name}-`));
+	return {dir, remove: () => rm(dir, {recursive: true, force: true})};
+}
+
+/** Runs the real `hlab` command line, supervised; a non-zero status is an error with its stderr. */
+export async function hlab(args: string[], options: {cwd: string; onSpawn?: (pid: number) => void}): Promise<GroupRun> {
+	const run = await runInGroup({argv: [process.execPath, hlabBin, ...args], cwd: options.cwd, timeoutMs: 600_000, stdoutLimit: 64 * 1024 * 1024, onSpawn: options.onSpawn});
+	if (run.record.failure !== null || run.record.exit_code !== 0) {
+		throw new Error(`hlab ${args.join(' ')} ended with ${run.record.failure ?? `status ${run.record.exit_code}`}: ${run.stderr?.toString().trim().slice(-2000)}${failedTasks(run.stdout?.toString() ?? '')}`);
+	}
+	return run;
+}
+
+/** The reasons of the failed tasks in a `--json` report, so a failed attempt says why. */
+function failedTasks(stdout: string): string {
+	try {
+		const report = JSON.parse(stdout) as {tasks?: Array<{task_id: string; status: string; reason: string | null; message: string | null}>};
+		const failed = (report.tasks ?? []).filter(task => task.status !== 'passed');
+		return failed.map(task => `\n  ${task.task_id}: ${task.reason}: ${task.message?.slice(0, 300)}`).join('');
+	} catch {
+		return stdout.slice(-1000);
+	}
+}
+
+/** Bundles the bench controller once (esbuild, supervised), as `hlab controller build` does for the sample. */
+export async function bundleController(dir: string): Promise<string> {
+	const bundle = join(dir, 'one-turn-controller.mjs');
+	const esbuild = createRequire(import.meta.url).resolve('esbuild/bin/esbuild');
+	const run = await runInGroup({
+		argv: [esbuild, join(import.meta.dirname, 'controller.js'), '--bundle', '--platform=node', '--format=esm', '--target=node22', '--log-level=warning', `--outfile=${bundle}`],
+		timeoutMs: 60_000,
+	});
+	if (run.record.exit_code !== 0) throw new Error(`esbuild failed: ${run.stderr?.toString()}`);
+	return bundle;
+}
+
+/**
+ * Freezes a controller plan of `count` one-turn tasks at `concurrency` against the endpoint:
+ * the controller's config file is pinned with it, like every file a controller reads.
+ */
+export async function freezePlan(dir: string, bundle: string, url: string, count: number, concurrency: number, name: string): Promise<string> {
+	const configPath = join(dir, `${name}.config.json`);
+	await writeFile(configPath, JSON.stringify({count, concurrency, prompt: oneTurnPrompt} satisfies OneTurnConfig));
+	const identityPath = join(dir, `${name}.controller.json`);
+	await writeFile(identityPath, JSON.stringify(await pinIdentity([process.execPath, bundle, configPath], [process.execPath, bundle, configPath])));
+	const plan = join(dir, `${name}.plan.json`);
+	await hlab(['eval', '--provider', 'openai-compatible', '--base-url', url, '--model', 'reference', '--max-steps', '2', '--timeout', '5m', '--experiment-controller', identityPath, '--freeze', plan], {cwd: dir});
+	return plan;
+}
+
+export interface AttemptRun {
+	wallMs: number;
+	/** The supervisor's peak resident memory (VmHWM), read from /proc while it ran; null if never read. */
+	peakRssMiB: number | null;
+}
+
+/** One `hlab eval --plan` in a new evidence directory, timed from spawn to exit; every task must pass. */
+export async function runPlan(dir: string, plan: string, count: number, extra: string[] = []): Promise<AttemptRun> {
+	const artifacts = join(dir, `attempt-${Math.random().toString(36).slice(2)}`);
+	let peak: number | null = null;
+	let sampler: NodeJS.Timeout | undefined;
+	const onSpawn = (pid: number): void => {
+		const read = (): void => {
+			try {
+				const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+				if (match) peak = Number(match[1]) / 1024;
+			} catch {
+				// The process has ended; the last reading stands.
+			}
+		};
+		sampler = setInterval(read, 10);
+	};
+	try {
+		const run = await hlab(['eval', '--plan', plan, '--artifacts', artifacts, '--json', ...extra], {cwd: dir, onSpawn});
+		const report = JSON.parse(run.stdout!.toString()) as {totals?: {passed?: number}; report?: {totals?: {passed?: number}}};
+		const passed = report.totals?.passed ?? report.report?.totals?.passed;
+		if (passed !== count) throw new Error(`the attempt passed ${passed} of ${count} tasks (evidence kept in ${artifacts})`);
+		return {wallMs: run.record.wall_ms, peakRssMiB: peak};
+	} finally {
+		clearInterval(sampler);
+	}
+}
+
+/** Removes one attempt's evidence (and a host attempt's record folder) between repetitions. */
+export async function clearAttempts(dir: string): Promise<void> {
+	const {readdir} = await import('node:fs/promises');
+	for (const entry of await readdir(dir)) if (entry.startsWith('attempt-')) await rm(join(dir, entry), {recursive: true, force: true});
+}
+
+/** The in-process floor: a bare piscina pool at `concurrency` making the same calls and writing one file per task. */
+export async function piscinaFloor(dir: string, url: string, count: number, concurrency: number): Promise<number> {
+	const out = join(dir, `floor-${Math.random().toString(36).slice(2)}`);
+	await mkdir(out);
+	const started = performance.now();
+	const pool = new Piscina<FloorJob, void>({filename: join(import.meta.dirname, 'floor-worker.js'), minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: 1});
+	await Promise.all(Array.from({length: count}, (_, index) => pool.run({url, prompt: oneTurnPrompt, file: join(out, `${index}.json`)})));
+	await pool.destroy();
+	const ms = performance.now() - started;
+	await rm(out, {recursive: true, force: true});
+	return ms;
+}
+
+/**
+ * A host executable speaking host-worker protocol v1 with no engine: it reads the request, waits
+ * `sleepMs`, and answers `done` with its own path and digest (what a truthful worker reports).
+ */
+export async function writeTrivialHost(dir: string, sleepMs: number): Promise<string> {
+	const path = join(dir, `trivial-host-${sleepMs}.mjs`);
+	await writeFile(path, `#!${process.execPath}
+import {createHash} from 'node:crypto';
+import {readFileSync, realpathSync} from 'node:fs';
+const path = realpathSync(process.argv[1]);
+const digest = 'sha256:' + createHash('sha256').update(readFileSync(path)).digest('hex');
+if (process.argv[2] !== 'host-worker') { process.stderr.write('usage: host-worker\\n'); process.exit(2); }
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+if (${sleepMs} > 0) await new Promise(resolve => setTimeout(resolve, ${sleepMs}));
+const usage = {turns: 0, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_usd: null};
+const outcome = {status: 'done', reason: null, message: null, steps: 0, usage, final_text: 'nothing to change', stopped_by: null};
+process.stdout.write(JSON.stringify({version: 1, binary: {path, digest}, task_id: request.task.id, outcome}) + '\\n');
+`);
+	await chmod(path, 0o755);
+	return path;
+}
