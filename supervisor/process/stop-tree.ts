@@ -46,7 +46,8 @@ export async function stopTree(tree: TreeHandle, options: StopOptions): Promise<
 	};
 	await endGroup(tree.pgid, options.graceMs, record);
 	await options.snapshot;
-	if (options.sweep !== false) await sweep(tree, record);
+	// A completed sweep ended on two empty looks, which is the final check itself.
+	if (options.sweep !== false && await sweep(tree, record)) return {killed, survivors: []};
 	return {killed, survivors: members(tree, readTable()).map(stat => stat.pid)};
 }
 
@@ -55,40 +56,40 @@ async function endGroup(pgid: number, graceMs: number, record: (stats: ProcStat[
 	if (initial.length === 0) return;
 	signalGroup(pgid, 'SIGTERM');
 	record(initial, 'term');
-	let left = await waitGroupGone(pgid, graceMs);
-	const termed = new Set(initial.map(stat => stat.pid));
+	let left = await waitGroupGone(pgid, graceMs, initial);
 	// A parent may still be forking while it is stopped: repeat SIGKILL until the group is empty.
 	for (let round = 0; left.length > 0 && round < 20; round += 1) {
 		signalGroup(pgid, 'SIGKILL');
 		record(left, 'kill');
-		for (const stat of left) termed.add(stat.pid);
-		left = await waitGroupGone(pgid, killWaitMs);
+		left = await waitGroupGone(pgid, killWaitMs, left);
 	}
 }
 
-async function waitGroupGone(pgid: number, timeoutMs: number): Promise<ProcStat[]> {
+/** Waits until the group is empty, starting from the members just signalled; returns whoever is left then. */
+async function waitGroupGone(pgid: number, timeoutMs: number, signalled: ProcStat[]): Promise<ProcStat[]> {
 	const until = performance.now() + timeoutMs;
-	let left = groupMembers(pgid);
+	let left = signalled;
 	while (left.length > 0 && performance.now() < until) {
 		await sleep(pollMs);
-		const known = left.map(identityOf);
 		// Check only the known pids while they live; rescan the group once they are all gone.
-		if (known.some(isStillRunning)) continue;
+		if (left.map(identityOf).some(isStillRunning)) continue;
 		left = groupMembers(pgid);
 	}
-	return left;
+	// At the timeout the known list may miss members forked meanwhile: the next signal's record must name them.
+	return left.length === 0 ? left : groupMembers(pgid);
 }
 
-async function sweep(tree: TreeHandle, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<void> {
+/** Kills members outside the group until two looks in a row find none (true), or gives up after its rounds (false). */
+async function sweep(tree: TreeHandle, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<boolean> {
 	// A process in the middle of fork or exec can be briefly unreadable: only two empty looks in a row end the sweep.
-	let empty = 0;
-	for (let round = 0; round < maxSweepRounds && empty < 2; round += 1) {
+	for (let round = 0, empty = 0; round < maxSweepRounds; round += 1) {
 		const found = members(tree, readTable());
 		empty = found.length === 0 ? empty + 1 : 0;
-		const signalled = found.filter(stat => signalIdentity(identityOf(stat), 'SIGKILL'));
-		record(signalled, 'sweep');
+		if (empty === 2) return true;
+		record(found.filter(stat => signalIdentity(identityOf(stat), 'SIGKILL')), 'sweep');
 		await sleep(empty > 0 ? confirmMs : pollMs);
 	}
+	return false;
 }
 
 function groupMembers(pgid: number): ProcStat[] {
