@@ -41,7 +41,7 @@ export const inProcessDispatch: Bench = {
 			floor,
 			floor_description: 'a bare piscina pool at the same concurrency: one chat call to the same scripted endpoint and one file written per task',
 			repetitions,
-			notes: 'hlab per task: a fresh workspace, controller setup and score (one pinned controller process each, with the pinned files, the node binary included, re-digested before and after every call), a worker-thread agent run, evidence export and a flushed ledger record; per attempt: process start, admission, attempt record, copies of the controller inputs. The floor does one HTTP call and one file write per task.',
+			notes: 'hlab per task: a fresh workspace, controller setup and score (one pinned controller process each, with the pinned files verified before and after every call), a worker-thread agent run, evidence export and a flushed ledger record; per attempt: process start, admission, attempt record, copies of the controller inputs. The floor does one HTTP call and one file write per task.',
 			target: headline === 8 ? {description: 'overhead at concurrency 8 within 2× of its floor', met: ratio <= 2} : null,
 		};
 	},
