@@ -31,7 +31,7 @@ export async function bareSpawns(dir: string, exe: string, url: string, count: n
 	return performance.now() - started;
 }
 
-export const hostSizes = {tiny: {tasks: 2, concurrency: 2, repetitions: 1}, full: {tasks: 8, concurrency: 8, repetitions: 2}} as const;
+export const hostSizes = {tiny: {tasks: 2, concurrency: 2, repetitions: 1}, full: {tasks: 32, concurrency: 8, repetitions: 2}} as const;
 
 export const hostDispatch: Bench = {
 	name: 'host-dispatch',

@@ -11,7 +11,7 @@ import {alternate, median, round, spread} from './stats.js';
 /** Ignored by git; promptfoo is installed here by the bench, never as a project dependency. */
 const peerDir = resolve(import.meta.dirname, '../../bench/.peer');
 const promptfooEntry = join(peerDir, 'node_modules/promptfoo/dist/src/entrypoint.js');
-export const peerSizes = {tiny: {cases: 2, concurrency: 2, repetitions: 1}, full: {cases: 8, concurrency: 8, repetitions: 2}} as const;
+export const peerSizes = {tiny: {cases: 2, concurrency: 2, repetitions: 1}, full: {cases: 32, concurrency: 8, repetitions: 2}} as const;
 
 /** Installs promptfoo into bench/.peer once; null when it is there, else why it could not be installed. */
 async function installPeer(): Promise<string | null> {

@@ -4,7 +4,7 @@ import {clearAttempts, runPlan, writeTrivialHost} from './one-turn/fixture.js';
 import {median, round, spread} from './stats.js';
 
 const sleepMs = 1000;
-export const scaleSizes = {tiny: {tasks: 2, repetitions: 1}, full: {tasks: 16, repetitions: 2}} as const;
+export const scaleSizes = {tiny: {tasks: 2, repetitions: 1}, full: {tasks: 64, repetitions: 2}} as const;
 
 export const scale: Bench = {
 	name: 'scale',
