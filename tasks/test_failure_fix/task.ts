@@ -1,7 +1,5 @@
-import {defineTask, taskFile} from '../define-task.js';
-import {GradeChecks} from '../grading/grade-checks.js';
-import {runNodeTests} from '../grading/run-node-tests.js';
-import {changedFiles} from '../grading/workspace-files.js';
+import {defineTask} from '../define-task.js';
+import {untouchedTestsPass} from '../grading/untouched-tests-pass.js';
 import {testCommand} from '../reference/observe.js';
 import {reference} from './reference.js';
 
@@ -17,12 +15,5 @@ export const testFailureFix = defineTask({
 	].join('\n'),
 	tools: ['node'],
 	reference,
-	async grade(workspace, options) {
-		const checks = new GradeChecks();
-		const edited = await changedFiles(workspace, taskFile(id, ''), [testFile]);
-		checks.check('the test file is unchanged', edited.length === 0, edited.length ? `${testFile} differs from the original` : null);
-		const tests = await runNodeTests(workspace, [testFile], options);
-		checks.check('the original tests pass', tests.passed, tests.problem);
-		return checks.grade();
-	},
+	grade: untouchedTestsPass(id, testFile),
 });
