@@ -1,16 +1,10 @@
 import type {MessagePort} from 'node:worker_threads';
 import type {CandidateSnapshot} from '../engine/candidate/snapshot.js';
 import type {ExecutionOutcome, FailureReason} from '../engine/outcome.js';
-import type {ResolvedProvider} from '../engine/provider-config.js';
+import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 
-/** What the supervisor hands a worker thread for one task. */
-export interface TaskJob {
-	task: {id: string; prompt: string};
-	workspace: string;
-	stateDir: string;
-	provider: ResolvedProvider;
-	maxSteps: number;
-	timeoutMs: number;
+/** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
+export interface TaskJob extends Pick<RunAgentOptions, 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'timeoutMs'> {
 	candidate: CandidateSnapshot | null;
 	/** Environment key set (to `1`) in this thread while the task runs, so every process it starts carries it. */
 	taskMarker: string;

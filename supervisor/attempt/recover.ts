@@ -1,4 +1,5 @@
-import {access, readFile, writeFile} from 'node:fs/promises';
+import {existsSync} from 'node:fs';
+import {readFile, writeFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {isStillRunning} from '../process/process-identity.js';
 import {readStat} from '../process/proc-table.js';
@@ -31,7 +32,7 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	const {plan} = await readPlanFile(join(dir, 'plan.json')).catch((error: Error) => {
 		throw new RecoveryError('not_an_attempt', `${dir} is not an attempt's evidence directory: ${error.message}`);
 	});
-	if (await exists(join(dir, 'report.json'))) throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery`);
+	if (existsSync(join(dir, 'report.json'))) throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery`);
 	const attempt = await readAttempt(dir);
 	if (attempt !== null && attempt.supervisor.start_time !== null) {
 		const supervisor = {pid: attempt.supervisor.pid, startTime: attempt.supervisor.start_time, comm: ''};
@@ -85,14 +86,5 @@ async function readAttempt(dir: string): Promise<AttemptRecord | null> {
 	} catch {
 		// An attempt killed before attempt.json was written has no processes of its own yet.
 		return null;
-	}
-}
-
-async function exists(path: string): Promise<boolean> {
-	try {
-		await access(path);
-		return true;
-	} catch {
-		return false;
 	}
 }

@@ -1,4 +1,5 @@
-import {access, readFile} from 'node:fs/promises';
+import {existsSync} from 'node:fs';
+import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {ControllerIdentity, TasksResult} from '../../controller-protocol/index.js';
 import {createControllerClient} from '../controller/index.js';
@@ -24,7 +25,7 @@ export async function rescoreWithController(plan: Plan, sides: ReportSide[]): Pr
 			const task = tasks.find(item => item.id === result.task_id);
 			const workspace = result.evidence.workspace === undefined ? null : join(side.dir, result.evidence.workspace);
 			const resultPath = result.evidence.result === undefined ? null : join(side.dir, result.evidence.result);
-			if (task === undefined || workspace === null || resultPath === null || !await exists(workspace) || !await exists(resultPath)) {
+			if (task === undefined || workspace === null || resultPath === null || !existsSync(workspace) || !existsSync(resultPath)) {
 				problems.push(`${side.label}: task ${result.task_id} has no retained workspace or result to re-score`);
 				continue;
 			}
@@ -42,13 +43,4 @@ export async function rescoreWithController(plan: Plan, sides: ReportSide[]): Pr
 		}
 	}
 	return problems;
-}
-
-async function exists(path: string): Promise<boolean> {
-	try {
-		await access(path);
-		return true;
-	} catch {
-		return false;
-	}
 }
