@@ -1,3 +1,4 @@
+import {answerFromPrompt} from './answer_from_prompt/task.js';
 import {backgroundJobPoll} from './background_job_poll/task.js';
 import {implementFunction} from './implement_function/task.js';
 import {jsonConfigMigration} from './json_config_migration/task.js';
@@ -17,6 +18,7 @@ export const builtinTasks: TaskDefinition[] = [
 	salesReport,
 	backgroundJobPoll,
 	implementFunction,
+	answerFromPrompt,
 ];
 
 /** The built-in task with this id, or null. */

@@ -12,6 +12,8 @@ export type Grade = z.infer<typeof Grade>;
 export interface GradeOptions {
 	timeoutMs: number;
 	signal?: AbortSignal;
+	/** The agent's final answer as the supervisor recorded it (the work product, never a verdict); null when none. */
+	finalText?: string | null;
 }
 
 /** One built-in task: its data, its independent grader and the scripted reference behaviour. */

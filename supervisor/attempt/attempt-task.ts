@@ -26,6 +26,6 @@ export function builtinAttemptTask(task: TaskDefinition): AttemptTask {
 		prompt: task.prompt,
 		tools: [...task.tools],
 		setup: workspace => task.setup(workspace),
-		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal}),
+		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal, finalText: context.outcome.final_text}),
 	};
 }

@@ -104,7 +104,7 @@ async function runAgentCommand(flags: AgentFlags): Promise<void> {
 		process.off('SIGTERM', onSignal);
 	}
 	const wallMs = performance.now() - startedAt;
-	const grade: Grade = await task.grade(workspace, {timeoutMs: gradeTimeoutMs});
+	const grade: Grade = await task.grade(workspace, {timeoutMs: gradeTimeoutMs, finalText: outcome.final_text});
 	const result = {
 		schema: 'harness-lab/agent-run@1',
 		task: task.id,

@@ -19,6 +19,7 @@ interface EvalFlags {
 	apiKeyEnv?: string;
 	reasoningEffort?: string;
 	task: string;
+	repeat: string;
 	maxSteps: string;
 	timeout: string;
 	experimentPolicy?: string;
@@ -55,6 +56,7 @@ export function registerEval(program: Command): void {
 		.option('--api-key-env <name>', 'environment variable holding the API key (the key is never recorded)')
 		.option('--reasoning-effort <level>', 'reasoning effort passed to the provider')
 		.option('--task <ids>', 'all, or a comma list of task ids', 'all')
+		.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
 		.option('--max-steps <n>', 'model steps per task', '6')
 		.option('--timeout <duration>', 'wall-clock limit per task (e.g. 2m)', '2m')
 		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze')
@@ -131,6 +133,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 	const plan = await buildPlan({
 		provider: providerOf(flags),
 		selection: flags.task,
+		repeat: positiveInt(flags.repeat, '--repeat'),
 		maxSteps: positiveInt(flags.maxSteps, '--max-steps'),
 		timeoutMs,
 		policyPath: flags.experimentPolicy ?? null,
@@ -144,7 +147,9 @@ async function freeze(flags: EvalFlags): Promise<number> {
 	}
 	print(flags, [
 		`plan ${flags.freeze} frozen (${plan.plan_digest})`,
-		`  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`,
+		plan.repeat === 1
+			? `  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`
+			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,

@@ -5,7 +5,7 @@ import {computeIdentities, type Identities} from './identities.js';
 import {installRoot} from './install-root.js';
 import {computePlanDigest} from './plan-digest.js';
 import type {Plan} from './plan-schema.js';
-import {taskById} from './task-selection.js';
+import {denominatorOf, taskById} from './task-selection.js';
 import {checkControllerFiles} from './freeze-controller.js';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
 
@@ -30,7 +30,8 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 	const computed = computePlanDigest(plan);
 	if (computed !== plan.plan_digest) differences.push(`plan digest: recorded ${plan.plan_digest}, the plan's contents give ${computed} (the plan was edited after freezing)`);
 	const ids = plan.tasks.map(task => task.id);
-	if (!sameSet(ids, plan.task_ids) || new Set(plan.task_ids).size !== plan.task_ids.length) differences.push('plan: the task list and the ordered task ids disagree');
+	const entries = plan.controller === null ? denominatorOf(ids.map(id => ({id})), plan.repeat) : ids;
+	if (!sameSet(entries, plan.task_ids) || new Set(plan.task_ids).size !== plan.task_ids.length) differences.push('plan: the task list and the ordered task ids disagree');
 	const tasks = plan.controller === null ? plan.task_ids.map(taskById) : [];
 	plan.task_ids.forEach((id, index) => {
 		if (plan.controller === null && tasks[index] === null) differences.push(`task ${id}: no longer in the built-in suite`);

@@ -6,13 +6,15 @@ import {hlabVersion} from './hlab-version.js';
 import {computeIdentities} from './identities.js';
 import {sealPlan} from './plan-digest.js';
 import {planSchema, type Plan, type PlanController, type PlanProvider} from './plan-schema.js';
-import {resolveSelection} from './task-selection.js';
+import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
 	/** `all` or a comma list of ids; ignored with a controller, which owns the task list. */
 	selection: string;
+	/** Trials per selected task (default 1); a controller plan cannot repeat. */
+	repeat?: number;
 	maxSteps: number;
 	timeoutMs: number;
 	policyPath: string | null;
@@ -29,11 +31,13 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	let controller: PlanController | null = null;
 	let planTasks: Plan['tasks'];
 	let taskIds: string[];
+	const repeat = options.repeat ?? 1;
 	if (options.controllerPath === null) {
 		tasks = resolveSelection(options.selection);
-		taskIds = tasks.map(task => task.id);
+		taskIds = denominatorOf(tasks, repeat);
 		planTasks = tasks.map(task => ({id: task.id, title: task.title, tools: [...task.tools]}));
 	} else {
+		if (repeat !== 1) throw new SelectionError('a controller owns its schedule, so its plan cannot repeat tasks');
 		const frozen = await freezeController(options.controllerPath);
 		controller = frozen.controller;
 		taskIds = frozen.controller.schedule.order;
@@ -46,6 +50,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		created_at: new Date().toISOString(),
 		hlab_version: hlabVersion,
 		task_ids: taskIds,
+		repeat,
 		tasks: planTasks,
 		...identities,
 		provider: options.provider,

@@ -46,8 +46,10 @@ export const Plan = z.object({
 	digest_scheme: z.string(),
 	created_at: z.string(),
 	hlab_version: z.string(),
-	/** The fixed, ordered denominator. */
+	/** The fixed, ordered denominator: task ids, or `<id>#<k>` entries when each task runs `repeat` times. */
 	task_ids: z.array(z.string()).min(1),
+	/** Trials per task (1 with a controller, which owns the schedule). */
+	repeat: z.number().int().min(1),
 	tasks: z.array(PlanTask),
 	/** Task definitions, setup files and graders of the selected tasks. */
 	task_sources: SourceSet,

@@ -19,7 +19,19 @@ export function resolveSelection(selection: string): TaskDefinition[] {
 	return ids.map(id => builtinTasks.find(task => task.id === id)!);
 }
 
-/** The suite's tasks by id, for a plan's frozen denominator; null for an id the suite no longer has. */
-export function taskById(id: string): TaskDefinition | null {
+/** The ordered denominator: each task once, or `<id>#<k>` for trial k of n, round by round. */
+export function denominatorOf(tasks: ReadonlyArray<{id: string}>, repeat: number): string[] {
+	if (repeat === 1) return tasks.map(task => task.id);
+	return Array.from({length: repeat}, (_, round) => tasks.map(task => `${task.id}#${round + 1}`)).flat();
+}
+
+/** The task a denominator entry runs: the entry itself, or its id without the `#<k>` trial suffix. */
+export function entryTaskId(entry: string): string {
+	return entry.replace(/#[1-9]\d*$/, '');
+}
+
+/** The suite's task for a plan's denominator entry; null for an id the suite no longer has. */
+export function taskById(entry: string): TaskDefinition | null {
+	const id = entryTaskId(entry);
 	return builtinTasks.find(task => task.id === id) ?? null;
 }

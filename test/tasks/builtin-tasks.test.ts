@@ -16,7 +16,7 @@ async function workspace(t: Test): Promise<string> {
 }
 
 t.test('the suite has its tasks in a fixed order, each findable by id', async t => {
-	t.same(builtinTasks.map(task => task.id), ['test_failure_fix', 'multi_file_fix', 'json_config_migration', 'sales_report', 'background_job_poll', 'implement_function']);
+	t.same(builtinTasks.map(task => task.id), ['test_failure_fix', 'multi_file_fix', 'json_config_migration', 'sales_report', 'background_job_poll', 'implement_function', 'answer_from_prompt']);
 	for (const task of builtinTasks) t.equal(getTask(task.id), task);
 	t.equal(getTask('no_such_task'), null);
 	t.equal(new Set(builtinTasks.map(task => task.prompt)).size, builtinTasks.length, 'prompts are distinct, so the scripted provider can tell tasks apart');
@@ -69,6 +69,22 @@ t.test('a test-based grader passes a correct fix and fails edited tests', async 
 	const cheat = await task.grade(cheated, {timeoutMs: 30_000});
 	t.equal(cheat.passed, false, 'tests that pass because they were edited do not count');
 	t.match(cheat.details, /FAIL: the test file is unchanged/);
+});
+
+t.test('the one-turn task grades the recorded answer and an untouched workspace', async t => {
+	const task = getTask('answer_from_prompt')!;
+	const grade = async (finalText: string | null, change?: (dir: string) => Promise<void>): Promise<Grade> => {
+		const dir = await workspace(t);
+		await task.setup(dir);
+		await change?.(dir);
+		return task.grade(dir, {timeoutMs: 30_000, finalText});
+	};
+	t.same((await grade('It finished at 12:25.')).passed, true);
+	t.match(await grade('It finished at 12:15.'), {passed: false, details: /names 12:15/}, 'a wrong time fails');
+	t.match(await grade('Either 12:25 or 12:26.'), {passed: false}, 'hedging between two times fails');
+	t.match(await grade(null), {passed: false, details: /no final answer/}, 'no answer fails');
+	t.match(await grade('12:25', dir => writeFile(join(dir, 'answer.txt'), '12:25')), {passed: false, details: /added: answer.txt/}, 'a new file fails');
+	t.match(await grade('12:25', dir => writeFile(join(dir, 'README.md'), 'edited')), {passed: false, details: /README.md differs/}, 'an edit fails');
 });
 
 t.test('the grader\'s test run has a deadline', async t => {
