@@ -1,6 +1,5 @@
-import {cp, mkdir, readdir} from 'node:fs/promises';
-import {readdirSync, statSync} from 'node:fs';
-import {join} from 'node:path';
+import {copyFileSync, mkdirSync, readdirSync, statSync} from 'node:fs';
+import {join, relative} from 'node:path';
 import {projectRoot} from '../engine/project-root.js';
 import type {ReferenceScript} from '../engine/scripted/reference-script.js';
 import type {Grade, GradeOptions, TaskDefinition} from './task-definition.js';
@@ -50,9 +49,21 @@ export interface TaskSpec {
 	reference: ReferenceScript;
 }
 
+/** The folders and files under `dir`, relative, parents before children. */
+function treeOf(dir: string): {dirs: string[]; files: string[]} {
+	const entries = readdirSync(dir, {recursive: true, withFileTypes: true});
+	const relativeOf = (entry: {parentPath: string; name: string}): string => relative(dir, join(entry.parentPath, entry.name));
+	return {
+		dirs: entries.filter(entry => entry.isDirectory()).map(relativeOf).sort(),
+		files: entries.filter(entry => entry.isFile()).map(relativeOf),
+	};
+}
+
 /** Builds a TaskDefinition whose setup copies tasks/<id>/files and whose sources include its data and code. */
 export function defineTask(spec: TaskSpec): TaskDefinition {
 	const dir = taskDir(spec.id);
+	// Listed once: every setup of the task copies the same tree (copyFile keeps each file's mode).
+	let tree: {dirs: string[]; files: string[]} | null = null;
 	return {
 		...spec,
 		sourceFiles: () => [
@@ -63,9 +74,12 @@ export function defineTask(spec: TaskSpec): TaskDefinition {
 			...sharedSources(),
 		],
 		async setup(workspace) {
-			await mkdir(workspace, {recursive: true});
-			if ((await readdir(workspace)).length > 0) throw new Error(`workspace ${workspace} is not empty`);
-			await cp(join(dir, 'files'), workspace, {recursive: true});
+			// A handful of small files: synchronous calls cost less than trips through the thread pool.
+			mkdirSync(workspace, {recursive: true});
+			if (readdirSync(workspace).length > 0) throw new Error(`workspace ${workspace} is not empty`);
+			tree ??= treeOf(join(dir, 'files'));
+			for (const folder of tree.dirs) mkdirSync(join(workspace, folder));
+			for (const file of tree.files) copyFileSync(join(dir, 'files', file), join(workspace, file));
 		},
 	};
 }

@@ -1,4 +1,6 @@
-import {loadCandidate, runAgent} from '../engine/index.js';
+// Only the loop and the loader: every thread imports these, so the engine's index (compiler, scripted server) stays out.
+import {loadCandidate} from '../engine/candidate/load-candidate.js';
+import {runAgent} from '../engine/loop/run-agent.js';
 import {FailureReason} from '../engine/outcome.js';
 import type {LoadedPlugin} from '../engine/plugins/loaded-plugin.js';
 import type {ProcessGroupMessage, TaskJob, TaskJobResult} from './task-job.js';

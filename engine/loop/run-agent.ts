@@ -57,8 +57,8 @@ class Execution {
 		mkdirSync(options.stateDir, {recursive: true});
 		this.journal = new JsonlLog(join(options.stateDir, 'journal.jsonl'));
 		this.transcript = new Transcript(new JsonlLog(join(options.stateDir, 'messages.jsonl')));
-		// Both files exist from the start, so an execution that ends early still leaves them for evidence.
-		this.journal.touch();
+		// Both files exist from the start, so an execution that ends early still leaves them for evidence
+		// (the journal's first record is appended right after construction).
 		this.transcript.touch();
 	}
 
@@ -117,7 +117,7 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 		const problem = checkLoadedModules(options.composition, options.plugins);
 		if (problem) throw new EngineError('init', problem);
 	}
-	const client = new OpenAI({baseURL: options.provider.base_url, apiKey: readApiKey(options.provider), maxRetries: 0});
+	const client = clientFor(options.provider.base_url, readApiKey(options.provider));
 	let root: string;
 	try {
 		root = realpathSync(options.workspace);
@@ -231,6 +231,19 @@ export function failedBeforeStart(error: EngineError): ExecutionOutcome {
 }
 
 /** The API key from the named environment variable; it is passed to the client only, never recorded. */
+const clients = new Map<string, OpenAI>();
+
+/** One client per endpoint and key in this thread: a client holds only its configuration, so tasks can share it. */
+function clientFor(baseURL: string, apiKey: string): OpenAI {
+	const key = `${baseURL}\0${apiKey}`;
+	let client = clients.get(key);
+	if (client === undefined) {
+		client = new OpenAI({baseURL, apiKey, maxRetries: 0});
+		clients.set(key, client);
+	}
+	return client;
+}
+
 function readApiKey(provider: ResolvedProvider): string {
 	if (provider.api_key_env === null) return noKey;
 	const key = process.env[provider.api_key_env];

@@ -38,7 +38,8 @@ export async function startScriptedServer(options: {tasks?: readonly ScriptedTas
 			send(response, 500, new ApiError(500, `The scripted provider failed: ${error instanceof Error ? error.message : String(error)}`, 'server_error').body());
 		});
 	});
-	server.keepAliveTimeout = 5000;
+	// Longer than any client's idle timeout, so a client never reuses a socket the server is closing.
+	server.keepAliveTimeout = 65_000;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(0, '127.0.0.1', () => resolve());

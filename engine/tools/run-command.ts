@@ -1,8 +1,11 @@
 import {existsSync} from 'node:fs';
-import {runInGroup, type GroupRun} from '../../supervisor/process/index.js';
+import type {GroupRun} from '../../supervisor/process/index.js';
 import type {Deadline} from '../loop/deadline.js';
 import {EngineError} from '../engine-error.js';
 import {ToolError} from './tool-error.js';
+
+/** Process supervision (execa and the /proc scans) is loaded by the first command, not by every agent thread. */
+const supervision = (): Promise<typeof import('../../supervisor/process/index.js')> => import('../../supervisor/process/index.js');
 
 /** Bytes of stdout (and of stderr) a foreground command may write before it is ended. */
 export const commandOutputLimit = 64 * 1024;
@@ -40,6 +43,7 @@ export async function runCommandTool(context: CommandContext, command: string, t
 	}
 	const wanted = timeoutSeconds === undefined ? defaultCommandTimeoutMs : Math.round(timeoutSeconds * 1000);
 	const timeoutMs = Math.max(1, Math.min(wanted, Math.floor(context.deadline.remainingMs())));
+	const {runInGroup} = await supervision();
 	const run = await runInGroup({
 		argv: [shell, '-c', command],
 		cwd: context.root,
@@ -89,6 +93,7 @@ export class BackgroundJobs {
 	async start(context: CommandContext, command: string): Promise<{id: number; pid: number}> {
 		let spawned!: (pid: number) => void;
 		const pid = new Promise<number>(resolve => (spawned = resolve));
+		const {runInGroup} = await supervision();
 		const run = runInGroup({
 			argv: [shell, '-c', command],
 			cwd: context.root,

@@ -1,5 +1,6 @@
-import {copyFile, rename, rm, writeFile} from 'node:fs/promises';
+import {copyFileSync, renameSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import {removeTree} from './remove-tree.js';
 import type {TaskResult} from './report-schema.js';
 
 export interface TaskPaths {
@@ -18,15 +19,26 @@ export function taskPaths(evidenceDir: string, relDir: string): TaskPaths {
 	return {relDir, dir, runtime, state: join(runtime, 'state'), session: join(runtime, 'session'), workspace: join(runtime, 'workspace')};
 }
 
+/** A rename; a copy when the runtime state sits on another filesystem. */
+function moveFile(from: string, to: string): void {
+	try {
+		renameSync(from, to);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+		copyFileSync(from, to);
+	}
+}
+
 /**
  * Moves a task's evidence out of its runtime state (journal, messages, workspace when kept), writes result.json,
  * and only then removes the runtime state. On any error the runtime state stays for investigation.
+ * Synchronous: a few small files, for which a trip through the thread pool costs more than the call.
  */
-export async function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean): Promise<TaskResult> {
+export function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean): TaskResult {
 	const evidence: Record<string, string> = {...result.evidence};
 	for (const name of ['journal.jsonl', 'messages.jsonl']) {
 		try {
-			await copyFile(join(paths.state, name), join(paths.dir, name));
+			moveFile(join(paths.state, name), join(paths.dir, name));
 			evidence[name.replace('.jsonl', '')] = `${paths.relDir}/${name}`;
 		} catch (error) {
 			// A task that never reached the model has no journal; that is not an export error.
@@ -34,12 +46,12 @@ export async function exportTaskEvidence(paths: TaskPaths, result: TaskResult, k
 		}
 	}
 	if (keepWorkspace) {
-		await rename(paths.workspace, join(paths.dir, 'workspace'));
+		renameSync(paths.workspace, join(paths.dir, 'workspace'));
 		evidence.workspace = `${paths.relDir}/workspace`;
 	}
 	evidence.result = `${paths.relDir}/result.json`;
 	const exported = {...result, evidence};
-	await writeFile(join(paths.dir, 'result.json'), `${JSON.stringify(exported, null, 2)}\n`);
-	await rm(paths.runtime, {recursive: true, force: true});
+	writeFileSync(join(paths.dir, 'result.json'), `${JSON.stringify(exported, null, 2)}\n`);
+	removeTree(paths.runtime);
 	return exported;
 }

@@ -1,11 +1,11 @@
 import {randomUUID} from 'node:crypto';
-import {existsSync} from 'node:fs';
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {mkdir, writeFile} from 'node:fs/promises';
 import {cpus} from 'node:os';
 import {join, resolve} from 'node:path';
 import {pino, type Logger} from 'pino';
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
-import {startScriptedServer} from '../../engine/index.js';
+import {startScriptedServerThread} from '../../engine/index.js';
 import type {FailureReason} from '../../engine/outcome.js';
 import {resolveProvider, type ResolvedProvider} from '../../engine/provider-config.js';
 import type {Grade} from '../../tasks/index.js';
@@ -112,6 +112,9 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 		if (blocked === null && plan.provider.kind === 'openai-compatible' && plan.provider.api_key_env !== null && !process.env[plan.provider.api_key_env]) {
 			blocked = {reason: 'auth', message: `the API key variable ${plan.provider.api_key_env} is not set`};
 		}
+		const executor = session === null ? inProcessExecutor(candidate) : hostExecutor(session);
+		// The threads load the engine while the provider starts and the attempt record is measured.
+		const warming = blocked === null ? executor.start(Math.min(plan.policy.concurrency, plan.task_ids.length)).then(() => null, (error: Error) => error) : null;
 		const services = blocked === null ? await startServices(plan).catch((error: Error) => {
 			blocked = {reason: 'init', message: `the provider could not start: ${error.message}`};
 			return null;
@@ -128,7 +131,8 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 				})),
 			});
 			const tasks = attemptTasks(plan, admission, dir, signal);
-			const executor = session === null ? inProcessExecutor(candidate) : hostExecutor(session);
+			const warmError = await warming;
+			if (warmError !== null) throw warmError;
 			const results = blocked !== null || services === null
 				? await failAll(plan, dir, ledger, blocked ?? {reason: 'init', message: 'the provider did not start'})
 				: await runTasks({plan, dir, tasks, executor, provider: services.provider, ledger, log, signal, keep: options.keepWorkdirs || plan.controller !== null, quiet: options.quiet ?? false, problems});
@@ -139,6 +143,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 			log.info({passed: report.passed, totals: report.totals}, 'attempt finished');
 			return {dir, report};
 		} finally {
+			await executor.close();
 			await services?.close();
 		}
 	} finally {
@@ -177,7 +182,7 @@ interface Services {
 
 async function startServices(plan: Plan): Promise<Services> {
 	if (plan.provider.kind === 'scripted') {
-		const server = await startScriptedServer();
+		const server = await startScriptedServerThread();
 		return {provider: resolveProvider({kind: 'scripted'}, server.url), bindings: {scripted_provider: server.url}, close: () => server.close()};
 	}
 	const provider = resolveProvider({kind: 'openai-compatible', base_url: plan.provider.base_url, model: plan.provider.model, api_key_env: plan.provider.api_key_env ?? '', reasoning_effort: plan.provider.reasoning_effort});
@@ -275,7 +280,6 @@ async function runTasks(input: RunTasksInput): Promise<TaskResult[]> {
 	const results: Array<TaskResult | undefined> = new Array(plan.task_ids.length);
 	const progress = new Progress(plan.task_ids.length, process.stderr, input.quiet);
 	const lanes = Math.min(concurrency, plan.task_ids.length);
-	await input.executor.start(lanes);
 	let next = 0;
 	const lane = async (): Promise<void> => {
 		while (!input.signal.aborted && next < plan.task_ids.length) {
@@ -293,7 +297,6 @@ async function runTasks(input: RunTasksInput): Promise<TaskResult[]> {
 		await Promise.all(Array.from({length: lanes}, lane));
 	} finally {
 		progress.end();
-		await input.executor.close();
 	}
 	// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
 	return plan.task_ids.map((id, index) => results[index] ?? failedResult(index, id, 'unfinished', 'the attempt was interrupted before this task started'));
@@ -305,7 +308,7 @@ async function runOneTask(input: RunTasksInput, index: number, onStart: () => vo
 	const log = input.log.child({task: id, index});
 	let result = await executeTask(input, index, id, paths, onStart, log);
 	try {
-		result = await exportTaskEvidence(paths, result, input.keep);
+		result = exportTaskEvidence(paths, result, input.keep);
 	} catch (error) {
 		const message = `evidence export failed, runtime state kept at ${paths.runtime}: ${(error as Error).message}`;
 		input.problems.push(`task ${id}: ${message}`);
@@ -323,12 +326,12 @@ async function executeTask(input: RunTasksInput, index: number, id: string, path
 	const fail = (reason: FailureReason, message: string, extra: Partial<TaskResult> = {}): TaskResult => ({
 		...failedResult(index, id, reason, message), ...base, ...extra,
 	});
-	await mkdir(paths.state, {recursive: true});
-	await mkdir(paths.session, {recursive: true});
-	await mkdir(paths.workspace, {recursive: true});
+	// A few small files in the evidence directory: synchronous calls cost less than a trip through the thread pool.
+	mkdirSync(paths.dir, {recursive: true});
+	for (const folder of [paths.runtime, paths.state, paths.session, paths.workspace]) mkdirSync(folder);
 	// Each task gets its own copy of the configuration, taken before its setup can touch anything.
-	await writeFile(join(paths.session, 'configuration.json'), `${JSON.stringify(structuredClone(plan.configuration.value), null, 2)}\n`);
-	await writeFile(join(paths.dir, 'runtime-locations.json'), `${JSON.stringify({
+	writeFileSync(join(paths.session, 'configuration.json'), `${JSON.stringify(plan.configuration.value, null, 2)}\n`);
+	writeFileSync(join(paths.dir, 'runtime-locations.json'), `${JSON.stringify({
 		schema: 'harness-lab/runtime-locations@1', state: paths.state, session: paths.session, workspace: paths.workspace,
 	}, null, 2)}\n`);
 	const task = input.tasks[index] ?? null;

@@ -1,6 +1,7 @@
 import {randomUUID} from 'node:crypto';
 import {MessageChannel} from 'node:worker_threads';
 import {Piscina} from 'piscina';
+import {lastCreatedPid} from '../process/proc-table.js';
 import type {ProcessIdentity} from '../process/process-identity.js';
 import {distPath} from '../plan/install-root.js';
 import type {ProcessGroupMessage, TaskJob, TaskJobResult} from '../../workers/task-job.js';
@@ -62,6 +63,8 @@ export class TaskPool {
 		if (options.signal.aborted) onAbort();
 		else options.signal.addEventListener('abort', onAbort, {once: true});
 		let outcome: PoolRun;
+		// Read before the thread sets the marker: any process carrying it is created after this.
+		const pidBefore = lastCreatedPid();
 		const t0 = performance.now();
 		try {
 			const result = await this.#pool.run({...job, taskMarker, port: port2}, {transferList: [port2], signal: stop.signal});
@@ -77,9 +80,10 @@ export class TaskPool {
 		await new Promise(resolve => setImmediate(resolve));
 		port1.close();
 		if (outcome.kind !== 'result') killGroups(leaders);
-		// Whatever way the task ended, nothing it started may outlive it.
+		// Whatever way the task ended, nothing it started may outlive it; a task that created no process needs no scan.
 		const entry = `${taskMarker}=1`;
-		if (outcome.kind !== 'result' || findMarked(entry).length > 0) await killMarked(entry);
+		const created = pidBefore === null || lastCreatedPid() !== pidBefore;
+		if (outcome.kind !== 'result' || (created && findMarked(entry).length > 0)) await killMarked(entry);
 		return outcome;
 	}
 

@@ -58,6 +58,19 @@ export function readTable(): ProcStat[] {
 	return table;
 }
 
+/**
+ * The pid the kernel handed out last (the fifth field of /proc/loadavg), or null when unreadable. While it is
+ * unchanged no process or thread was created, so a scan for new processes can be skipped.
+ */
+export function lastCreatedPid(): number | null {
+	try {
+		const last = Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]);
+		return Number.isInteger(last) ? last : null;
+	} catch {
+		return null;
+	}
+}
+
 /** Whether `/proc/<pid>/environ` holds exactly `entry` (`KEY=value`). */
 export function environHas(pid: number, entry: string): boolean {
 	let environ: Buffer;
