@@ -31,7 +31,7 @@ export async function bareSpawns(dir: string, exe: string, url: string, count: n
 	return performance.now() - started;
 }
 
-export const hostSizes = {tiny: {tasks: 2, concurrency: 2, repetitions: 1}, full: {tasks: 32, concurrency: 8, repetitions: 2}} as const;
+export const hostSizes = {tiny: {tasks: 2, concurrency: 2, repetitions: 1}, full: {tasks: 200, concurrency: 8, repetitions: 2}} as const;
 
 export const hostDispatch: Bench = {
 	name: 'host-dispatch',
@@ -48,14 +48,14 @@ export const hostDispatch: Bench = {
 		const [hlabMs, floorMs] = [median(samples.measured), median(samples.floor)];
 		return {
 			name: 'host-dispatch',
-			figure: `${tasks} host-candidate tasks (trivial protocol-v1 executable) at concurrency ${concurrency}: wall time`,
+			figure: `${tasks} host-candidate tasks (a trivial protocol-v1 shell script) at concurrency ${concurrency}: wall time`,
 			ratio: round(hlabMs / floorMs),
 			ratio_spread: spread(samples.measured.map((value, index) => round(value / samples.floor[index]!))),
 			measured: {wall_ms: round(hlabMs, 0), tasks_per_s: round(tasks / (hlabMs / 1000))},
 			floor: {wall_ms: round(floorMs, 0), tasks_per_s: round(tasks / (floorMs / 1000))},
 			floor_description: 'child_process.spawn of the same executable at the same concurrency, the request written to stdin and one answer line read',
 			repetitions,
-			notes: 'hlab per task: host identity checks, controller setup and score (two pinned controller processes), the executable in its own supervised process group with a process.json, evidence export and a flushed ledger record; per attempt: the host is measured before and after. The floor spawns the executable and reads its answer.',
+			notes: 'hlab per task: a workspace, a fresh-task checkpoint and request record, the executable in its own supervised process group (deadline, byte limits, sweep) with a process.json, the answer checked against the measured binary, the independent grader, evidence export and a flushed ledger record; per attempt: the host is measured before and after. The floor spawns the executable and reads its answer.',
 			target: null,
 		};
 	},

@@ -3,8 +3,7 @@ import {oneTurnContext, oneTurnPlan} from './one-turn/context.js';
 import {clearAttempts, piscinaFloor, runPlan} from './one-turn/fixture.js';
 import {alternate, median, round, spread} from './stats.js';
 
-/** Sizes: the issue asks for 1,000 tasks; see bench/README.md for why `full` runs fewer. */
-export const inProcessSizes = {tiny: {tasks: 2, concurrencies: [2], repetitions: 1}, full: {tasks: 48, concurrencies: [1, 8, 64], repetitions: 2}} as const;
+export const inProcessSizes = {tiny: {tasks: 2, concurrencies: [2], repetitions: 1}, full: {tasks: 1000, concurrencies: [1, 8, 64], repetitions: 2}} as const;
 
 export const inProcessDispatch: Bench = {
 	name: 'in-process-dispatch',
@@ -34,14 +33,14 @@ export const inProcessDispatch: Bench = {
 		const ratio = round(ratios[headline]!);
 		return {
 			name: 'in-process-dispatch',
-			figure: `${tasks} one-turn controller tasks through hlab eval --plan, wall time at concurrency ${headline} (also ${concurrencies.join(', ')} in measured)`,
+			figure: `${tasks} one-turn tasks (answer_from_prompt --repeat ${tasks}) through hlab eval --plan on the scripted provider, wall time at concurrency ${headline} (also ${concurrencies.join(', ')} in measured)`,
 			ratio,
 			ratio_spread: spread(allRatios.map(value => round(value))),
 			measured,
 			floor,
-			floor_description: 'a bare piscina pool at the same concurrency: one chat call to the same scripted endpoint and one file written per task',
+			floor_description: 'a bare piscina pool at the same concurrency: the same chat call to the same scripted server and one file written per task',
 			repetitions,
-			notes: 'hlab per task: a fresh workspace, controller setup and score (one pinned controller process each, with the pinned files verified before and after every call), a worker-thread agent run, evidence export and a flushed ledger record; per attempt: process start, admission, attempt record, copies of the controller inputs. The floor does one HTTP call and one file write per task.',
+			notes: 'hlab per task: a fresh workspace set up from the task files, a worker-thread agent run with its journal and transcript, the independent grader, evidence export and a flushed ledger record; per attempt: process start, admission, the attempt record (digests of the build and the node binary) and its own scripted server. The floor does one HTTP call and one file write per task, against a server started before timing.',
 			target: headline === 8 ? {description: 'overhead at concurrency 8 within 2× of its floor', met: ratio <= 2} : null,
 		};
 	},

@@ -3,7 +3,7 @@ import {readFile, writeFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {runInGroup} from '../supervisor/process/index.js';
 import type {Bench, BenchResult, BenchSize} from './bench-result.js';
-import {doneTool, oneTurnPrompt} from './one-turn/config.js';
+import {oneTurnMessages, oneTurnRequest} from './one-turn/config.js';
 import {oneTurnContext, oneTurnPlan} from './one-turn/context.js';
 import {clearAttempts, piscinaFloor, runPlan} from './one-turn/fixture.js';
 import {alternate, median, round, spread} from './stats.js';
@@ -11,7 +11,7 @@ import {alternate, median, round, spread} from './stats.js';
 /** Ignored by git; promptfoo is installed here by the bench, never as a project dependency. */
 const peerDir = resolve(import.meta.dirname, '../../bench/.peer');
 const promptfooEntry = join(peerDir, 'node_modules/promptfoo/dist/src/entrypoint.js');
-export const peerSizes = {tiny: {cases: 2, concurrency: 2, repetitions: 1}, full: {cases: 32, concurrency: 8, repetitions: 2}} as const;
+export const peerSizes = {tiny: {cases: 2, concurrency: 2, repetitions: 1}, full: {cases: 500, concurrency: 8, repetitions: 2}} as const;
 
 /** Installs promptfoo into bench/.peer once; null when it is there, else why it could not be installed. */
 async function installPeer(): Promise<string | null> {
@@ -27,8 +27,9 @@ async function promptfoo(dir: string, url: string, cases: number, concurrency: n
 	const output = join(dir, `promptfoo-${Math.random().toString(36).slice(2)}.json`);
 	await writeFile(config, JSON.stringify({
 		description: 'hlab bench peer',
-		prompts: [oneTurnPrompt],
-		providers: [{id: 'openai:chat:reference', config: {apiBaseUrl: url, apiKey: 'none', tools: [doneTool]}}],
+		// A JSON list of messages is promptfoo's chat prompt: the same system and user messages the engine sends.
+		prompts: [JSON.stringify(oneTurnMessages)],
+		providers: [{id: `openai:chat:${oneTurnRequest.model}`, config: {apiBaseUrl: url, apiKey: 'none', tools: oneTurnRequest.tools}}],
 		tests: Array.from({length: cases}, (_, index) => ({vars: {case: index}, assert: [{type: 'is-valid-openai-tools-call'}]})),
 	}));
 	const run = await runInGroup({
@@ -55,7 +56,7 @@ export const peer: Bench = {
 			return run.wallMs;
 		};
 		const skipped = size === 'tiny' ? 'promptfoo was not run (tiny size: it is installed and run only in full)' : await installPeer();
-		const perCase = 'hlab per case: a workspace, controller setup and score (two pinned controller processes), an agent run in a worker thread, evidence export and a flushed ledger record. promptfoo per case: one chat call, an is-valid-openai-tools-call assertion, a result row (no cache, nothing written to its database).';
+		const perCase = 'hlab per case: a workspace set up from the task files, an agent run in a worker thread with its journal, the independent grader, evidence export and a flushed ledger record. promptfoo per case: the same chat call, an is-valid-openai-tools-call assertion, a result row (no cache, nothing written to its database).';
 		if (skipped !== null) {
 			// Without the peer, the floor is the bare piscina pool, so the line still says something true.
 			const samples = await alternate(repetitions, () => piscinaFloor(context.dir, context.endpoint.url, cases, concurrency), hlabRun);
@@ -78,7 +79,7 @@ export const peer: Bench = {
 			floor: {promptfoo_wall_ms: round(median(samples.floor), 0)},
 			floor_description: 'promptfoo eval (bench/.peer, not a project dependency) of the same cases against the same scripted endpoint at the same concurrency',
 			repetitions,
-			notes: `the issue asks for 500 cases; full runs ${cases} (see bench/README.md). ${perCase} hlab does more per case.`,
+			notes: `${perCase} hlab does more per case.`,
 			target: null,
 		};
 	},

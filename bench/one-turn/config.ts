@@ -1,19 +1,15 @@
-/** What the bench controller serves: how many one-turn tasks, at what concurrency, with which prompt. */
-export interface OneTurnConfig {
-	count: number;
-	concurrency: number;
-	prompt: string;
-}
+import {scriptedModel, systemPrompt, toolDefinitions} from '../../engine/index.js';
+import {getTask} from '../../tasks/index.js';
 
-/** The one prompt of every one-turn task; the bench's scripted endpoint answers it with `done` at once. */
-export const oneTurnPrompt = 'Benchmark task: there is nothing to change. Call the done tool at once.';
+/** The built-in one-turn task every one-turn bench runs: its reference answers on the first model call. */
+export const oneTurnTaskId = 'answer_from_prompt';
 
-/** The engine's `done` tool, as the floor and the peer offer it (the scripted endpoint refuses a request without it). */
-export const doneTool = {
-	type: 'function',
-	function: {
-		name: 'done',
-		description: 'Finish the task: call this once the work is complete, with a short summary of what was done.',
-		parameters: {type: 'object', properties: {summary: {type: 'string', description: 'What was done'}}, required: ['summary']},
-	},
-} as const;
+export const oneTurnPrompt = getTask(oneTurnTaskId)!.prompt;
+
+/** The chat request the engine makes for that task; the floor and the peer send the same one. */
+export const oneTurnMessages = [{role: 'system', content: systemPrompt}, {role: 'user', content: oneTurnPrompt}] as const;
+
+export const oneTurnRequest = {model: scriptedModel, messages: oneTurnMessages, tools: toolDefinitions};
+
+/** The answer the task's grader passes, as a trivial host gives it without a model. */
+export const oneTurnAnswer = 'The job finished at 12:25.';

@@ -1,15 +1,16 @@
-import type {ScriptedServer} from '../../engine/index.js';
-import {startOneTurnEndpoint} from './endpoint.js';
-import {bundleController, freezePlan, scratch} from './fixture.js';
+import {writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {startScriptedServer, type ScriptedServer} from '../../engine/index.js';
+import {oneTurnTaskId} from './config.js';
+import {hlab, scratch} from './fixture.js';
 
 /**
- * What the one-turn benches share within one `bench/run.js`: a scratch folder, the scripted endpoint
- * (its URL is frozen into every plan), the bundled controller and the plans frozen so far.
+ * What the one-turn benches share within one `bench/run.js`: a scratch folder, a scripted endpoint for the
+ * floors and the peer (the engine's own server, as `--provider scripted` starts it inside hlab) and the plans frozen so far.
  */
 interface Context {
 	dir: string;
 	endpoint: ScriptedServer;
-	bundle: string;
 	plans: Map<string, Promise<string>>;
 	remove(): Promise<void>;
 }
@@ -19,19 +20,24 @@ let shared: Promise<Context> | null = null;
 export function oneTurnContext(): Promise<Context> {
 	shared ??= (async () => {
 		const space = await scratch('one-turn');
-		const endpoint = await startOneTurnEndpoint();
-		return {dir: space.dir, endpoint, bundle: await bundleController(space.dir), plans: new Map(), remove: space.remove};
+		return {dir: space.dir, endpoint: await startScriptedServer(), plans: new Map(), remove: space.remove};
 	})();
 	return shared;
 }
 
-/** The plan of `count` one-turn tasks at `concurrency`, frozen once per run. */
+/** The plan of `count` trials of the one-turn task at `concurrency` on the scripted provider, frozen once per run by `hlab eval --freeze`. */
 export async function oneTurnPlan(count: number, concurrency: number): Promise<string> {
 	const context = await oneTurnContext();
 	const key = `${count}x${concurrency}`;
 	let plan = context.plans.get(key);
 	if (plan === undefined) {
-		plan = freezePlan(context.dir, context.bundle, context.endpoint.url, count, concurrency, key);
+		plan = (async () => {
+			const policy = join(context.dir, `${key}.policy.json`);
+			await writeFile(policy, JSON.stringify({concurrency}));
+			const path = join(context.dir, `${key}.plan.json`);
+			await hlab(['eval', '--provider', 'scripted', '--task', oneTurnTaskId, '--repeat', String(count), '--max-steps', '2', '--timeout', '5m', '--experiment-policy', policy, '--freeze', path], {cwd: context.dir});
+			return path;
+		})();
 		context.plans.set(key, plan);
 	}
 	return plan;

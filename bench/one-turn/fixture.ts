@@ -1,12 +1,10 @@
 import {readFileSync} from 'node:fs';
 import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
-import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {Piscina} from 'piscina';
-import {pinIdentity} from '../../supervisor/controller/pin-identity.js';
 import {runInGroup, type GroupRun} from '../../supervisor/process/index.js';
-import {oneTurnPrompt, type OneTurnConfig} from './config.js';
+import {oneTurnAnswer} from './config.js';
 import type {FloorJob} from './floor-worker.js';
 
 const distRoot = resolve(import.meta.dirname, '../..');
@@ -36,32 +34,6 @@ function failedTasks(stdout: string): string {
 	} catch {
 		return stdout.slice(-1000);
 	}
-}
-
-/** Bundles the bench controller once (esbuild, supervised), as `hlab controller build` does for the sample. */
-export async function bundleController(dir: string): Promise<string> {
-	const bundle = join(dir, 'one-turn-controller.mjs');
-	const esbuild = createRequire(import.meta.url).resolve('esbuild/bin/esbuild');
-	const run = await runInGroup({
-		argv: [esbuild, join(import.meta.dirname, 'controller.js'), '--bundle', '--platform=node', '--format=esm', '--target=node22', '--log-level=warning', `--outfile=${bundle}`],
-		timeoutMs: 60_000,
-	});
-	if (run.record.exit_code !== 0) throw new Error(`esbuild failed: ${run.stderr?.toString()}`);
-	return bundle;
-}
-
-/**
- * Freezes a controller plan of `count` one-turn tasks at `concurrency` against the endpoint:
- * the controller's config file is pinned with it, like every file a controller reads.
- */
-export async function freezePlan(dir: string, bundle: string, url: string, count: number, concurrency: number, name: string): Promise<string> {
-	const configPath = join(dir, `${name}.config.json`);
-	await writeFile(configPath, JSON.stringify({count, concurrency, prompt: oneTurnPrompt} satisfies OneTurnConfig));
-	const identityPath = join(dir, `${name}.controller.json`);
-	await writeFile(identityPath, JSON.stringify(await pinIdentity([process.execPath, bundle, configPath], [process.execPath, bundle, configPath])));
-	const plan = join(dir, `${name}.plan.json`);
-	await hlab(['eval', '--provider', 'openai-compatible', '--base-url', url, '--model', 'reference', '--max-steps', '2', '--timeout', '5m', '--experiment-controller', identityPath, '--freeze', plan], {cwd: dir});
-	return plan;
 }
 
 export interface AttemptRun {
@@ -109,7 +81,7 @@ export async function piscinaFloor(dir: string, url: string, count: number, conc
 	await mkdir(out);
 	const started = performance.now();
 	const pool = new Piscina<FloorJob, void>({filename: join(import.meta.dirname, 'floor-worker.js'), minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: 1});
-	await Promise.all(Array.from({length: count}, (_, index) => pool.run({url, prompt: oneTurnPrompt, file: join(out, `${index}.json`)})));
+	await Promise.all(Array.from({length: count}, (_, index) => pool.run({url, file: join(out, `${index}.json`)})));
 	await pool.destroy();
 	const ms = performance.now() - started;
 	await rm(out, {recursive: true, force: true});
@@ -117,24 +89,19 @@ export async function piscinaFloor(dir: string, url: string, count: number, conc
 }
 
 /**
- * A host executable speaking host-worker protocol v1 with no engine: it reads the request, waits
- * `sleepMs`, and answers `done` with its own path and digest (what a truthful worker reports).
+ * A host executable speaking host-worker protocol v1 with no engine and no node: a POSIX shell script that
+ * reads the request, waits `sleepMs`, and answers the one-turn task with its own path and digest (what a truthful worker reports).
  */
 export async function writeTrivialHost(dir: string, sleepMs: number): Promise<string> {
-	const path = join(dir, `trivial-host-${sleepMs}.mjs`);
-	await writeFile(path, `#!${process.execPath}
-import {createHash} from 'node:crypto';
-import {readFileSync, realpathSync} from 'node:fs';
-const path = realpathSync(process.argv[1]);
-const digest = 'sha256:' + createHash('sha256').update(readFileSync(path)).digest('hex');
-if (process.argv[2] !== 'host-worker') { process.stderr.write('usage: host-worker\\n'); process.exit(2); }
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-if (${sleepMs} > 0) await new Promise(resolve => setTimeout(resolve, ${sleepMs}));
-const usage = {turns: 0, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_usd: null};
-const outcome = {status: 'done', reason: null, message: null, steps: 0, usage, final_text: 'nothing to change', stopped_by: null};
-process.stdout.write(JSON.stringify({version: 1, binary: {path, digest}, task_id: request.task.id, outcome}) + '\\n');
+	const path = join(dir, `trivial-host-${sleepMs}.sh`);
+	const outcome = JSON.stringify({status: 'done', reason: null, message: null, steps: 1, usage: {turns: 1, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_usd: null}, final_text: oneTurnAnswer, stopped_by: null});
+	await writeFile(path, `#!/bin/sh
+[ "$1" = host-worker ] || { echo 'usage: host-worker' >&2; exit 2; }
+path=$(readlink -f "$0")
+digest=$(sha256sum "$path" | cut -d' ' -f1)
+id=$(sed -n 's/.*"task":{"id":"\\([^"]*\\)".*/\\1/p')
+${sleepMs > 0 ? `sleep ${sleepMs / 1000}` : ':'}
+printf '{"version":1,"binary":{"path":"%s","digest":"sha256:%s"},"task_id":"%s","outcome":%s}\\n' "$path" "$digest" "$id" '${outcome}'
 `);
 	await chmod(path, 0o755);
 	return path;
