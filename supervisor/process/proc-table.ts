@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync} from 'node:fs';
+import {closeSync, openSync, readdirSync, readFileSync, readSync} from 'node:fs';
 
 /** What `/proc/<pid>/stat` says about one process. */
 export interface ProcStat {
@@ -12,14 +12,31 @@ export interface ProcStat {
 	startTime: number;
 }
 
-/** Reads one process's stat line, or null when the pid is gone. */
-export function readStat(pid: number): ProcStat | null {
-	let text: string;
+/** A stat line is a few hundred bytes; one shared buffer keeps a scan to open, read, close per process. */
+const statBuffer = Buffer.alloc(4096);
+
+/** A small /proc file in one read (readFileSync also stats it and reads again for the end), or null when it is gone. */
+function readProcFile(path: string): string | null {
+	let fd: number;
 	try {
-		text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+		fd = openSync(path, 'r');
 	} catch {
 		return null;
 	}
+	try {
+		const length = readSync(fd, statBuffer, 0, statBuffer.length, 0);
+		return length < statBuffer.length ? statBuffer.toString('latin1', 0, length) : readFileSync(path, 'latin1');
+	} catch {
+		return null;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Reads one process's stat line, or null when the pid is gone. */
+export function readStat(pid: number): ProcStat | null {
+	const text = readProcFile(`/proc/${pid}/stat`);
+	if (text === null) return null;
 	// The command name may itself hold spaces and parentheses: split after the last ')'.
 	const close = text.lastIndexOf(')');
 	const fields = text.slice(close + 2).split(' ');
@@ -63,12 +80,8 @@ export function readTable(): ProcStat[] {
  * unchanged no process or thread was created, so a scan for new processes can be skipped.
  */
 export function lastCreatedPid(): number | null {
-	try {
-		const last = Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]);
-		return Number.isInteger(last) ? last : null;
-	} catch {
-		return null;
-	}
+	const last = Number(readProcFile('/proc/loadavg')?.trim().split(' ')[4]);
+	return Number.isInteger(last) ? last : null;
 }
 
 /** Whether `/proc/<pid>/environ` holds exactly `entry` (`KEY=value`). */

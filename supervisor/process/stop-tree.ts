@@ -30,6 +30,8 @@ export interface StopResult {
 }
 
 const pollMs = 10;
+/** After SIGKILL the group empties within milliseconds: look more often. */
+const killPollMs = 2;
 /** The pause before the second empty look: long enough for a fork or exec under load to finish. */
 const confirmMs = 20;
 const killWaitMs = 2000;
@@ -56,24 +58,25 @@ async function endGroup(pgid: number, graceMs: number, record: (stats: ProcStat[
 	if (initial.length === 0) return;
 	signalGroup(pgid, 'SIGTERM');
 	record(initial, 'term');
-	let left = await waitGroupGone(pgid, graceMs, initial);
+	let left = await waitGroupGone(pgid, graceMs, initial, pollMs);
 	// A parent may still be forking while it is stopped: repeat SIGKILL until the group is empty.
 	for (let round = 0; left.length > 0 && round < 20; round += 1) {
 		signalGroup(pgid, 'SIGKILL');
 		record(left, 'kill');
-		left = await waitGroupGone(pgid, killWaitMs, left);
+		left = await waitGroupGone(pgid, killWaitMs, left, killPollMs);
 	}
 }
 
 /** Waits until the group is empty, starting from the members just signalled; returns whoever is left then. */
-async function waitGroupGone(pgid: number, timeoutMs: number, signalled: ProcStat[]): Promise<ProcStat[]> {
+async function waitGroupGone(pgid: number, timeoutMs: number, signalled: ProcStat[], everyMs: number): Promise<ProcStat[]> {
 	const until = performance.now() + timeoutMs;
 	let left = signalled;
-	while (left.length > 0 && performance.now() < until) {
-		await sleep(pollMs);
-		// Check only the known pids while they live; rescan the group once they are all gone.
-		if (left.map(identityOf).some(isStillRunning)) continue;
-		left = groupMembers(pgid);
+	for (let now = performance.now(); left.length > 0 && now < until; now = performance.now()) {
+		// The last pause ends at the timeout, not a poll after it.
+		await sleep(Math.min(everyMs, until - now));
+		// Check only the known pids while they live; once they are all gone, an empty group needs no scan.
+		if (left.some(isStillRunning)) continue;
+		left = groupExists(pgid) ? groupMembers(pgid) : [];
 	}
 	// At the timeout the known list may miss members forked meanwhile: the next signal's record must name them.
 	return left.length === 0 ? left : groupMembers(pgid);
@@ -90,6 +93,17 @@ async function sweep(tree: TreeHandle, record: (stats: ProcStat[], how: KilledPr
 		await sleep(empty > 0 ? confirmMs : pollMs);
 	}
 	return false;
+}
+
+/** Whether any process, a zombie included, is still in the group: one signal-0 probe instead of a scan of /proc. */
+function groupExists(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		// EPERM means a member exists that we may not signal.
+		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+	}
 }
 
 function groupMembers(pgid: number): ProcStat[] {
