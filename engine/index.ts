@@ -5,7 +5,6 @@ export {ProviderConfig, ResolvedProvider, providerModel, resolveProvider, script
 export {failedBeforeStart, runAgent, type RunAgentOptions} from './loop/run-agent.js';
 export {systemPrompt} from './loop/system-prompt.js';
 export {startScriptedServer, type ScriptedServer, type ScriptedTask} from './scripted/server.js';
-export {startScriptedServerThread} from './scripted/server-thread.js';
 export type {ReferenceScript, ToolRequest} from './scripted/reference-script.js';
 export {parseCommandObservation, type CommandObservation} from './scripted/observations.js';
 export {CandidateSnapshot} from './candidate/snapshot.js';

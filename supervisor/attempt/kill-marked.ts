@@ -1,12 +1,12 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {withDescendants} from '../process/find-members.js';
 import {signalGroup} from '../process/kill-group.js';
-import {environHas, readStat, readTable, type ProcStat} from '../process/proc-table.js';
+import {carriesMarker, readStat, readTable, type ProcStat} from '../process/proc-table.js';
 import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from '../process/process-identity.js';
 
 /** Every running process carrying the marker entry, and every descendant of one (they may have cleared it). */
 export function findMarked(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
-	return withDescendants(table, stat => environHas(stat.pid, entry));
+	return withDescendants(table, stat => carriesMarker(stat, entry));
 }
 
 /**

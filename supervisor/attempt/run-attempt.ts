@@ -5,7 +5,6 @@ import {cpus} from 'node:os';
 import {join, resolve} from 'node:path';
 import {pino, type Logger} from 'pino';
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
-import {startScriptedServerThread} from '../../engine/index.js';
 import type {FailureReason} from '../../engine/outcome.js';
 import {resolveProvider, type ResolvedProvider} from '../../engine/provider-config.js';
 import type {Grade} from '../../tasks/index.js';
@@ -31,6 +30,7 @@ import {inProcessExecutor, type TaskExecutor} from './task-execution.js';
 import {hostExecutor} from './host-execution.js';
 import {closeHostSession, HostSessionError, type HostAttemptRecord, hostDirOf, openHostSession, type HostSession} from '../host/index.js';
 import {totalsOf} from './totals.js';
+import {startScriptedService} from './scripted-service.js';
 import {controllerAttemptTasks} from './controller-tasks.js';
 
 export interface AttemptOptions {
@@ -90,6 +90,8 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 		let blocked: {reason: FailureReason; message: string} | null = admission.admitted
 			? null
 			: {reason: 'admission', message: `admission rejected (${admission.differences.length} difference${admission.differences.length > 1 ? 's' : ''}, listed in the report's admission)`};
+		// The provider starts while the host and the candidate are measured; if they block the attempt it is closed unused.
+		const starting = admission.admitted ? startServices(plan, dir).then(value => ({value}), (error: Error) => ({error})) : null;
 		const host = candidateHost === null ? null : await openHostSession({artifacts: dir, exe: resolve(options.cwd ?? process.cwd(), candidateHost), planDigest: plan.plan_digest, taskIds: plan.task_ids}).catch((error: Error) => {
 			if (error instanceof HostSessionError && error.reason === 'host_unreadable') return error;
 			throw error;
@@ -115,10 +117,11 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 		const executor = session === null ? inProcessExecutor(candidate) : hostExecutor(session);
 		// The threads load the engine while the provider starts and the attempt record is measured.
 		const warming = blocked === null ? executor.start(Math.min(plan.policy.concurrency, plan.task_ids.length)).then(() => null, (error: Error) => error) : null;
-		const services = blocked === null ? await startServices(plan).catch((error: Error) => {
-			blocked = {reason: 'init', message: `the provider could not start: ${error.message}`};
-			return null;
-		}) : null;
+		const started = await starting;
+		let services: Services | null = null;
+		if (started !== null && 'error' in started) blocked ??= {reason: 'init', message: `the provider could not start: ${started.error.message}`};
+		else if (started !== null && blocked !== null) await started.value.close();
+		else if (started !== null) services = started.value;
 		try {
 			await writeAttemptRecord(dir, {
 				attemptId, markerKey, side, plan, candidate, keepWorkdirs: options.keepWorkdirs,
@@ -180,9 +183,9 @@ interface Services {
 	close(): Promise<void>;
 }
 
-async function startServices(plan: Plan): Promise<Services> {
+async function startServices(plan: Plan, dir: string): Promise<Services> {
 	if (plan.provider.kind === 'scripted') {
-		const server = await startScriptedServerThread();
+		const server = await startScriptedService(dir);
 		return {provider: resolveProvider({kind: 'scripted'}, server.url), bindings: {scripted_provider: server.url}, close: () => server.close()};
 	}
 	const provider = resolveProvider({kind: 'openai-compatible', base_url: plan.provider.base_url, model: plan.provider.model, api_key_env: plan.provider.api_key_env ?? '', reasoning_effort: plan.provider.reasoning_effort});

@@ -84,24 +84,49 @@ export function lastCreatedPid(): number | null {
 	return Number.isInteger(last) ? last : null;
 }
 
-/** Whether `/proc/<pid>/environ` holds exactly `entry` (`KEY=value`). */
-export function environHas(pid: number, entry: string): boolean {
-	let environ: Buffer;
+/** The harness-lab marker entries (`HLAB_…=value`) in a process's environment, or null when it cannot be read now. */
+function readMarkers(pid: number): Set<string> | null {
+	let environ: string;
 	try {
-		environ = readFileSync(`/proc/${pid}/environ`);
+		environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
 	} catch {
-		return false;
+		return null;
 	}
-	const needle = Buffer.from(`${entry}\0`);
-	let at = environ.indexOf(needle);
-	while (at !== -1) {
-		if (at === 0 || environ[at - 1] === 0) return true;
-		at = environ.indexOf(needle, at + 1);
-	}
-	return false;
+	return new Set(environ.split('\0').filter(entry => entry.startsWith('HLAB_')));
+}
+
+/**
+ * Markers by process (pid and start time). A process gets markers only from the parent that forked it, so what was
+ * read once stays true for that process: a later exec that drops a marker leaves a descendant, which is still a member.
+ * An unreadable environment (a process in the middle of exec) is never cached.
+ */
+const markerCache = new Map<number, {startTime: number; markers: Set<string>}>();
+const markerCacheLimit = 8192;
+
+/** Whether the process's environment holds exactly `entry` (`KEY=value`, KEY starting with HLAB_). */
+export function carriesMarker(stat: ProcStat, entry: string): boolean {
+	if (!entry.startsWith('HLAB_')) throw new Error(`a marker entry must start with HLAB_, got ${entry}`);
+	const cached = markerCache.get(stat.pid);
+	if (cached !== undefined && cached.startTime === stat.startTime) return cached.markers.has(entry);
+	const markers = readMarkers(stat.pid);
+	if (markers === null) return false;
+	if (markerCache.size >= markerCacheLimit) markerCache.clear();
+	markerCache.set(stat.pid, {startTime: stat.startTime, markers});
+	return markers.has(entry);
+}
+
+let nextTable: Promise<ProcStat[]> | null = null;
+
+/** A table read after this call; callers in the same turn of the event loop share one read. */
+export function freshTable(): Promise<ProcStat[]> {
+	nextTable ??= new Promise(resolve => setImmediate(() => {
+		nextTable = null;
+		resolve(readTable());
+	}));
+	return nextTable;
 }
 
 /** Running processes whose environment carries the marker entry. */
 export function findTagged(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
-	return table.filter(stat => stat.pid !== process.pid && environHas(stat.pid, entry));
+	return table.filter(stat => stat.pid !== process.pid && carriesMarker(stat, entry));
 }

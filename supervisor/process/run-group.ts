@@ -29,6 +29,11 @@ export interface RunOptions {
 	signal?: AbortSignal;
 	/** Called with the pid and pgid right after spawn, so a caller can register the group. */
 	onSpawn?: (pid: number) => void;
+	/**
+	 * Poll the tree's ancestry while it runs (default true). Off only for a long-lived service of harness-lab's own
+	 * that starts no process: the polls would fork `ps` all along, and its group and tag still find what it leaves.
+	 */
+	trackDescendants?: boolean;
 	/** Test-only: disable the sweep of members that left the group. */
 	sweep?: boolean;
 }
@@ -127,7 +132,8 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	subprocess.stderr!.pipe(stderr.writable);
 	const leaderStat = readStat(pid);
 	const leader = {pid, startTime: leaderStat?.startTime ?? -1, comm: leaderStat?.comm ?? file};
-	const descendants = watchDescendants(leader);
+	const tracked = options.trackDescendants ?? true;
+	const descendants = tracked ? watchDescendants(leader) : new Map([[leader.pid, leader]]);
 	options.onSpawn?.(pid);
 
 	const deadline = options.timeoutMs == null ? undefined : setTimeout(() => fail('timeout'), options.timeoutMs);
@@ -141,14 +147,14 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	}
 	if (first === 'aborted') failureMessage = 'aborted by the supervisor';
 	// While the tree still runs, one last snapshot catches descendants born since the previous poll.
-	const snapshot = first === null ? undefined : refreshDescendants();
+	const snapshot = first === null || !tracked ? undefined : refreshDescendants();
 	const cleanupStart = performance.now();
 	const stop = await stopTree({pgid: pid, startTime: leader.startTime, tagEntry: `${tagKey}=1`, descendants}, {graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep, snapshot});
 	const exit = await exited;
 	const cleanupMs = performance.now() - cleanupStart;
 	clearTimeout(deadline);
 	options.signal?.removeEventListener('abort', onAbort);
-	unwatchDescendants(pid);
+	if (tracked) unwatchDescendants(pid);
 	// A pipe held open by something we could not find must not hang the caller.
 	await settleStreams([subprocess.stdout!, subprocess.stderr!], [stdout.writable, stderr.writable]);
 	await result;

@@ -1,7 +1,7 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {withDescendants} from './find-members.js';
 import {signalGroup} from './kill-group.js';
-import {environHas, readTable, type ProcStat} from './proc-table.js';
+import {carriesMarker, freshTable, readTable, type ProcStat} from './proc-table.js';
 import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from './process-identity.js';
 import type {KilledProcess} from './process-record.js';
 import type {Descendants} from './descendant-tracker.js';
@@ -54,7 +54,8 @@ export async function stopTree(tree: TreeHandle, options: StopOptions): Promise<
 }
 
 async function endGroup(pgid: number, graceMs: number, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<void> {
-	const initial = groupMembers(pgid);
+	// A group that already ended (the usual case) needs no scan of /proc.
+	const initial = groupExists(pgid) ? groupMembers(pgid) : [];
 	if (initial.length === 0) return;
 	signalGroup(pgid, 'SIGTERM');
 	record(initial, 'term');
@@ -86,7 +87,8 @@ async function waitGroupGone(pgid: number, timeoutMs: number, signalled: ProcSta
 async function sweep(tree: TreeHandle, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<boolean> {
 	// A process in the middle of fork or exec can be briefly unreadable: only two empty looks in a row end the sweep.
 	for (let round = 0, empty = 0; round < maxSweepRounds; round += 1) {
-		const found = members(tree, readTable());
+		// Trees stopping at the same moment share each read of /proc; every read still starts after the look was asked for.
+		const found = members(tree, await freshTable());
 		empty = found.length === 0 ? empty + 1 : 0;
 		if (empty === 2) return true;
 		record(found.filter(stat => signalIdentity(identityOf(stat), 'SIGKILL')), 'sweep');
@@ -114,7 +116,7 @@ function groupMembers(pgid: number): ProcStat[] {
 function members(tree: TreeHandle, table: ProcStat[]): ProcStat[] {
 	// No member can be older than the leader: skip reading the environment of everything else.
 	return withDescendants(table, stat => stat.startTime >= tree.startTime
-		&& (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || environHas(stat.pid, tree.tagEntry)));
+		&& (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || carriesMarker(stat, tree.tagEntry)));
 }
 
 function isTracked(descendants: Descendants, stat: ProcStat): boolean {

@@ -1,0 +1,72 @@
+import {createWriteStream} from 'node:fs';
+import {mkdir, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {Writable} from 'node:stream';
+import {finished} from 'node:stream/promises';
+import {distPath} from '../plan/install-root.js';
+import {runInGroup, type GroupRun} from '../process/index.js';
+
+export interface ScriptedService {
+	/** The base URL, ending in /v1. */
+	url: string;
+	/** Ends the provider's process group and keeps its process record in the evidence. */
+	close(): Promise<void>;
+}
+
+/** Where the provider's process record and stderr go in the evidence directory. */
+export const scriptedServiceDir = join('services', 'scripted-provider');
+
+/**
+ * Starts the scripted provider as a supervised process of its own. Its tokenizer holds about 100 MB, which
+ * in the supervisor would make every later fork (host tasks, tool commands, graders) copy that much more page table.
+ */
+export async function startScriptedService(evidenceDir: string): Promise<ScriptedService> {
+	const dir = join(evidenceDir, scriptedServiceDir);
+	await mkdir(dir, {recursive: true});
+	const stop = new AbortController();
+	let text = '';
+	let announce!: (url: string) => void;
+	const announced = new Promise<string>(resolve => (announce = resolve));
+	const stdout = new Writable({
+		write(chunk: Buffer, _encoding, done) {
+			text += chunk.toString('utf8');
+			if (text.includes('\n')) announce(text.slice(0, text.indexOf('\n')));
+			done();
+		},
+	});
+	const stderr = createWriteStream(join(dir, 'stderr.log'));
+	const run = runInGroup({
+		argv: [process.execPath, distPath('engine/scripted/server-main.js')],
+		stdout: {kind: 'stream', stream: stdout},
+		stderr: {kind: 'stream', stream: stderr},
+		stdoutLimit: 64 * 1024,
+		stderrLimit: 4 * 1024 * 1024,
+		signal: stop.signal,
+		graceMs: 1000,
+		trackDescendants: false,
+	});
+	const ended = async (): Promise<GroupRun> => {
+		const result = await run;
+		stderr.end();
+		await finished(stderr).catch(() => undefined);
+		await writeFile(join(dir, 'process.json'), `${JSON.stringify(result.record, null, 2)}\n`);
+		return result;
+	};
+	const first = await Promise.race([announced, run]);
+	if (typeof first !== 'string') {
+		const {record} = await ended();
+		throw new Error(`the scripted provider ended before it listened (${record.failure ?? `status ${record.exit_code}`}; its stderr is in ${join(dir, 'stderr.log')})`);
+	}
+	if (!/^http:\/\/127\.0\.0\.1:\d+\/v1$/.test(first)) {
+		stop.abort();
+		await ended();
+		throw new Error(`the scripted provider announced ${JSON.stringify(first.slice(0, 200))}, not its URL`);
+	}
+	return {
+		url: first,
+		close: async () => {
+			stop.abort();
+			await ended();
+		},
+	};
+}
