@@ -1,4 +1,5 @@
-import {readFileSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {readFileSync, realpathSync} from 'node:fs';
 import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
@@ -89,20 +90,25 @@ export async function piscinaFloor(dir: string, url: string, count: number, conc
 }
 
 /**
- * A host executable speaking host-worker protocol v1 with no engine and no node: a POSIX shell script that
- * reads the request, waits `sleepMs`, and answers the one-turn task with its own path and digest (what a truthful worker reports).
+ * A host executable speaking host-worker protocol v1 with no engine, no node and no command but `sleep`: a POSIX
+ * shell script that reads the request, waits `sleepMs`, and answers the one-turn task with its own path and digest
+ * (what a truthful worker reports). The digest cannot be inside the file it digests, so it sits beside it.
  */
 export async function writeTrivialHost(dir: string, sleepMs: number): Promise<string> {
-	const path = join(dir, `trivial-host-${sleepMs}.sh`);
+	const path = join(realpathSync(dir), `trivial-host-${sleepMs}.sh`);
 	const outcome = JSON.stringify({status: 'done', reason: null, message: null, steps: 1, usage: {turns: 1, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_usd: null}, final_text: oneTurnAnswer, stopped_by: null});
-	await writeFile(path, `#!/bin/sh
+	const script = `#!/bin/sh
 [ "$1" = host-worker ] || { echo 'usage: host-worker' >&2; exit 2; }
-path=$(readlink -f "$0")
-digest=$(sha256sum "$path" | cut -d' ' -f1)
-id=$(sed -n 's/.*"task":{"id":"\\([^"]*\\)".*/\\1/p')
+IFS= read -r digest < '${path}.sha256'
+# The request is one line of JSON; the task id is the first "id" after "task".
+IFS= read -r request || true
+id=\${request#*'"task":{"id":"'}
+id=\${id%%'"'*}
 ${sleepMs > 0 ? `sleep ${sleepMs / 1000}` : ':'}
-printf '{"version":1,"binary":{"path":"%s","digest":"sha256:%s"},"task_id":"%s","outcome":%s}\\n' "$path" "$digest" "$id" '${outcome}'
-`);
+printf '{"version":1,"binary":{"path":"%s","digest":"%s"},"task_id":"%s","outcome":%s}\\n' '${path}' "$digest" "$id" '${outcome}'
+`;
+	await writeFile(path, script);
+	await writeFile(`${path}.sha256`, `sha256:${createHash('sha256').update(script).digest('hex')}\n`);
 	await chmod(path, 0o755);
 	return path;
 }
