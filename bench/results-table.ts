@@ -5,9 +5,9 @@ const end = '<!-- results:end -->';
 
 export function renderTable(results: BenchResult[], machine: string): string {
 	const rows = results.map(result => {
-		const figures = Object.entries(result.measured).map(([key, value]) => `${key} ${value}`).join(', ');
+		const figures = (values: Record<string, number>): string => Object.entries(values).map(([key, value]) => `${key} ${value}`).join(', ');
 		const target = result.target ? `${result.target.met ? 'met' : 'MISSED'}: ${result.target.description}` : '';
-		return `| ${result.name} | ${result.figure} | ${result.ratio} (${result.ratio_spread.min}–${result.ratio_spread.max}) | ${figures} | ${result.floor_description} | ${target} |`;
+		return `| ${result.name} | ${result.figure} | ${result.ratio} (${result.ratio_spread.min}–${result.ratio_spread.max}) | ${figures(result.measured)} | ${figures(result.floor)}: ${result.floor_description} | ${target} |`;
 	});
 	return [
 		`Machine: ${machine}`,

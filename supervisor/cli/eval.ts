@@ -130,10 +130,12 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		throw new UsageError((error as Error).message);
 	}
 	if (timeoutMs <= 0) throw new UsageError('--timeout must be positive');
+	const repeat = positiveInt(flags.repeat, '--repeat');
+	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const plan = await buildPlan({
 		provider: providerOf(flags),
 		selection: flags.task,
-		repeat: positiveInt(flags.repeat, '--repeat'),
+		repeat,
 		maxSteps: positiveInt(flags.maxSteps, '--max-steps'),
 		timeoutMs,
 		policyPath: flags.experimentPolicy ?? null,
