@@ -33,7 +33,7 @@ export async function writeObservations(side: ObservationSide, plan: Plan, planB
 	for (const [index, id] of plan.task_ids.entries()) {
 		const task = tasks.find(item => item.id === id);
 		if (task === undefined) throw new Error(`the plan's task ${id} is not in its controller's task list`);
-		const rel = taskDirName(index, id);
+		const rel = taskDirName(index, id, plan.task_ids.length);
 		const workspace = join(side.dir, rel, 'workspace');
 		await mkdir(join(side.dir, rel), {recursive: true});
 		const prepared = await fresh.prepare(task, client);

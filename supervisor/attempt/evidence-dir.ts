@@ -18,7 +18,7 @@ export async function createEvidenceDir(path: string): Promise<string> {
 	return dir;
 }
 
-/** `tasks/NNN-<id>`: frozen index first so a listing shows the frozen order. */
-export function taskDirName(index: number, id: string): string {
-	return join('tasks', `${String(index + 1).padStart(3, '0')}-${id}`);
+/** `tasks/NNN-<id>`: frozen index first, as wide as the denominator needs, so a listing shows the frozen order. */
+export function taskDirName(index: number, id: string, total: number): string {
+	return join('tasks', `${String(index + 1).padStart(Math.max(3, String(total).length), '0')}-${id}`);
 }

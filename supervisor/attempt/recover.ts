@@ -50,7 +50,7 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	}
 	const tasks = plan.task_ids.map((id, index): TaskResult => byIndex.get(index) ?? {
 		index, task_id: id, status: 'failed', reason: 'unfinished',
-		message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id)}/runtime-state`,
+		message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id, plan.task_ids.length)}/runtime-state`,
 		grade: null, outcome: null, usage: null, wall_ms: null, evidence: {},
 	});
 	const problems = ['the attempt ended without a report; this report was rebuilt from its ledger'];

@@ -252,7 +252,7 @@ function failedResult(index: number, taskId: string, reason: FailureReason, mess
 async function failAll(plan: Plan, dir: string, ledger: Ledger, why: {reason: FailureReason; message: string}): Promise<TaskResult[]> {
 	const results: TaskResult[] = [];
 	for (const [index, id] of plan.task_ids.entries()) {
-		const relDir = taskDirName(index, id);
+		const relDir = taskDirName(index, id, plan.task_ids.length);
 		await mkdir(join(dir, relDir), {recursive: true});
 		const result = {...failedResult(index, id, why.reason, why.message), evidence: {result: `${relDir}/result.json`}};
 		await writeFile(join(dir, relDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -307,7 +307,7 @@ async function runTasks(input: RunTasksInput): Promise<TaskResult[]> {
 
 async function runOneTask(input: RunTasksInput, index: number, onStart: () => void): Promise<TaskResult> {
 	const id = input.plan.task_ids[index]!;
-	const paths = taskPaths(input.dir, taskDirName(index, id));
+	const paths = taskPaths(input.dir, taskDirName(index, id, input.plan.task_ids.length));
 	const log = input.log.child({task: id, index});
 	let result = await executeTask(input, index, id, paths, onStart, log);
 	try {

@@ -92,8 +92,8 @@ export async function closeHostSession(session: HostSession): Promise<HostAttemp
 }
 
 /** The host record folder of one task, mirroring the evidence directory's `tasks/NNN-id`. */
-export function hostTaskDir(session: {dir: string}, index: number, taskId: string): string {
-	return join(session.dir, taskDirName(index, taskId));
+export function hostTaskDir(session: {dir: string; taskIds: string[]}, index: number, taskId: string): string {
+	return join(session.dir, taskDirName(index, taskId, session.taskIds.length));
 }
 
 async function readTaskRecord(session: HostSession, index: number, id: string): Promise<HostTaskRecord | null> {

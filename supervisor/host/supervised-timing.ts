@@ -66,7 +66,7 @@ async function readSide(reportPath: string): Promise<SideTiming | string> {
 	if (JSON.stringify(host.task_ids) !== JSON.stringify(report.task_ids)) return `${hostDir}/host.json and ${reportPath} disagree on the task denominator`;
 	const tasks: SideTiming['tasks'] = [];
 	for (const [index, id] of report.task_ids.entries()) {
-		const dir = join(hostDir, taskDirName(index, id));
+		const dir = join(hostDir, taskDirName(index, id, report.task_ids.length));
 		if (!existsSync(join(dir, 'process.json'))) {
 			tasks.push({task_id: id, wall_ms: null});
 			continue;
