@@ -1,3 +1,4 @@
+import {readFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
@@ -10,6 +11,14 @@ import {freeze, scratch} from './experiment-fixture.js';
 import {evalEntry} from './install-copy.js';
 
 checkNoLeaks(t);
+
+function commandLine(pid: number): string {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+	} catch {
+		return '';
+	}
+}
 
 async function ledgerLines(path: string): Promise<number> {
 	try {
@@ -34,10 +43,15 @@ t.test('an attempt killed with SIGKILL is recovered from its ledger and nothing 
 	for (let waited = 0; await ledgerLines(ledger) < 1 && waited < 60_000; waited += 20) await sleep(20);
 	const recorded = await ledgerLines(ledger);
 	t.ok(recorded >= 1 && recorded < ids.length, `killed in the middle (${recorded} of ${ids.length} recorded)`);
+	const attempt = JSON.parse(await readFile(join(artifacts, 'attempt.json'), 'utf8'));
+	const providers = (): number[] => findMarked(attempt.process_marker).map(stat => stat.pid).filter(found => commandLine(found).includes('server-main.js'));
+	t.equal(providers().length, 1, 'the attempt runs its scripted provider as a process');
 	process.kill(pid, 'SIGKILL');
 	const killed = await running;
 	t.equal(killed.record.signal, 'SIGKILL');
-	const attempt = JSON.parse(await readFile(join(artifacts, 'attempt.json'), 'utf8'));
+	// Orphaned, the provider notices its supervisor is gone and ends itself, recovery or not.
+	for (let waited = 0; providers().length > 0 && waited < 5000; waited += 100) await sleep(100);
+	t.same(providers(), [], 'the orphaned scripted provider ended itself');
 
 	const recover = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--recover', artifacts, '--json'], timeoutMs: 60_000});
 	t.equal(recover.record.exit_code, 1, recover.stderr?.toString() ?? "");
