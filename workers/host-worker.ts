@@ -1,5 +1,5 @@
-import {runAgent} from '../engine/index.js';
-import {FailureReason, type ExecutionOutcome} from '../engine/outcome.js';
+import {failureOf, runAgent} from '../engine/index.js';
+import type {ExecutionOutcome} from '../engine/outcome.js';
 import {HostRequest, HostResponse, hostProtocolVersion} from './host-protocol.js';
 import type {BinaryIdentity} from './host-identity.js';
 
@@ -33,11 +33,10 @@ export async function serveHostRequest(input: string, identity: BinaryIdentity):
 		});
 	} catch (error) {
 		// An engine error keeps the class it was thrown with; anything else is a crash of this host.
-		const reason = (error as {reason?: unknown}).reason;
+		// The loop may have spent tokens before it threw, so usage is unknown rather than zero.
 		outcome = {
 			status: 'failed',
-			reason: FailureReason.safeParse(reason).success ? reason as FailureReason : 'crash',
-			message: (error as Error).message ?? String(error),
+			...failureOf(error),
 			steps: 0,
 			usage: {turns: 0, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_usd: null},
 			final_text: null,

@@ -1,7 +1,7 @@
 // Only the loop and the loader: every thread imports these, so the engine's index (compiler, scripted server) stays out.
 import {loadCandidate} from '../engine/candidate/load-candidate.js';
 import {runAgent} from '../engine/loop/run-agent.js';
-import {FailureReason} from '../engine/outcome.js';
+import {failureOf} from '../engine/engine-error.js';
 import type {LoadedPlugin} from '../engine/plugins/loaded-plugin.js';
 import type {ProcessGroupMessage, TaskJob, TaskJobResult} from './task-job.js';
 
@@ -36,8 +36,7 @@ export default async function runTaskJob(job: TaskJob | {warmup: true}): Promise
 			});
 		} catch (error) {
 			// A thrown error loses its class crossing threads: keep the reason the engine classified.
-			const reason = (error as {reason?: unknown}).reason;
-			return {kind: 'error', reason: FailureReason.safeParse(reason).success ? reason as FailureReason : 'crash', message: (error as Error).message ?? String(error)};
+			return {kind: 'error', ...failureOf(error)};
 		}
 		return {kind: 'outcome', outcome, loaded_plugins: plugins.map(plugin => plugin.id)};
 	} finally {

@@ -230,7 +230,6 @@ export function failedBeforeStart(error: EngineError): ExecutionOutcome {
 	return {status: 'failed', reason: error.reason, message: error.message, steps: 0, usage: new UsageMeter().snapshot(), final_text: null, stopped_by: null};
 }
 
-/** The API key from the named environment variable; it is passed to the client only, never recorded. */
 const clients = new Map<string, OpenAI>();
 
 /** One client per endpoint and key in this thread: a client holds only its configuration, so tasks can share it. */
@@ -244,6 +243,7 @@ function clientFor(baseURL: string, apiKey: string): OpenAI {
 	return client;
 }
 
+/** The API key from the named environment variable; it is passed to the client only, never recorded. */
 function readApiKey(provider: ResolvedProvider): string {
 	if (provider.api_key_env === null) return noKey;
 	const key = process.env[provider.api_key_env];
