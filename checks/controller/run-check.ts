@@ -8,6 +8,7 @@ import {digestFile} from '../../supervisor/plan/digest.js';
 import {runInGroup} from '../../supervisor/process/index.js';
 import {ControllerCheckResult, type ControllerCheckStep} from './result-schema.js';
 import {FreshWorkspaces, writeObservations} from './observations.js';
+import {checkResultSchema} from '../check-result.js';
 
 export interface ControllerCheckOptions {
 	/** The hlab executable whose `eval --compare` is checked. */
@@ -38,7 +39,7 @@ export async function runControllerCheck(options: ControllerCheckOptions): Promi
 	const steps: ControllerCheckStep[] = [];
 	const finish = async (planDigest: string | null): Promise<ControllerCheckResult> => {
 		const result = ControllerCheckResult.parse({
-			schema: 'harness-lab/check-result@1',
+			schema: checkResultSchema,
 			check: 'controller',
 			label: 'framework verification: synthetic execution observations graded by the pinned controller, no model call; not a model experiment or self-improvement result',
 			hlab,

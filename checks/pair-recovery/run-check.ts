@@ -14,6 +14,7 @@ import {snapshotSource} from '../../supervisor/source/snapshot-source.js';
 import {PairRecoveryCheckResult, type RecoveryScenarioResult} from './result-schema.js';
 import {recoveryScenarios, type RecoveryScenario} from './scenarios.js';
 import {writeSyntheticSide} from './synthetic-side.js';
+import {checkResultSchema} from '../check-result.js';
 
 export interface PairRecoveryOptions {
 	/** Must not exist; the check creates it. */
@@ -47,7 +48,7 @@ export async function runPairRecoveryCheck(options: PairRecoveryOptions): Promis
 		results.push(await runScenario(scenario, {out, fixtures, planPath, source, size: plan.task_ids.length, disableLedgerSync: options.disableLedgerSync === true}));
 	}
 	const result = PairRecoveryCheckResult.parse({
-		schema: 'harness-lab/check-result@1',
+		schema: checkResultSchema,
 		check: 'pair-recovery',
 		label: 'framework verification: synthetic hlab eval executables, no model call; not a model experiment',
 		ledger_sync_disabled: options.disableLedgerSync === true,

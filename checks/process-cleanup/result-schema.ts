@@ -1,9 +1,8 @@
 import {z} from 'zod';
 import {KilledProcess, ProcessFailure} from '../../supervisor/process/index.js';
+import {checkItem, checkResult} from '../check-result.js';
 
-export const ScenarioResult = z.object({
-	name: z.string(),
-	description: z.string(),
+export const ScenarioResult = checkItem({
 	command: z.array(z.string()),
 	/** Pids every process of the tree wrote down itself when it started. */
 	started: z.array(z.number().int()),
@@ -16,17 +15,11 @@ export const ScenarioResult = z.object({
 	elapsed_ms: z.number(),
 	/** Found by scanning /proc after the supervisor returned; killed by the check afterwards. */
 	survivors: z.array(z.number().int()),
-	passed: z.boolean(),
-	problems: z.array(z.string()),
 });
 export type ScenarioResult = z.infer<typeof ScenarioResult>;
 
-export const CleanupCheckResult = z.object({
-	schema: z.literal('harness-lab/check-result@1'),
-	check: z.literal('process-cleanup'),
-	label: z.string(),
+export const CleanupCheckResult = checkResult('process-cleanup', {
 	sweep_disabled: z.boolean(),
-	passed: z.boolean(),
 	scenarios: z.array(ScenarioResult),
 });
 export type CleanupCheckResult = z.infer<typeof CleanupCheckResult>;

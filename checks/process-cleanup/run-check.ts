@@ -4,6 +4,7 @@ import {runInGroup} from '../../supervisor/process/index.js';
 import {findTagged, isRunning, readStat, readTable} from '../../supervisor/process/proc-table.js';
 import {cleanupScenarios, type CleanupScenario} from './scenarios.js';
 import {CleanupCheckResult, type ScenarioResult} from './result-schema.js';
+import {checkResultSchema} from '../check-result.js';
 
 export interface CleanupCheckOptions {
 	/** Must not exist; the check creates it. */
@@ -25,7 +26,7 @@ export async function runCleanupCheck(options: CleanupCheckOptions): Promise<Cle
 	const results: ScenarioResult[] = [];
 	for (const scenario of scenarios) results.push(await runScenario(scenario, options));
 	const result = CleanupCheckResult.parse({
-		schema: 'harness-lab/check-result@1',
+		schema: checkResultSchema,
 		check: 'process-cleanup',
 		label: 'framework verification: synthetic process trees, no model call; not a model experiment',
 		sweep_disabled: options.disableSweep === true,

@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {ExecutionOutcome, FailureReason, Usage} from '../../engine/outcome.js';
 import {Grade} from '../../tasks/task-definition.js';
+import {ReportTotals} from '../../controller-protocol/index.js';
 
 export const reportSchema = 'harness-lab/report@1';
 export const ledgerRecordSchema = 'harness-lab/ledger-record@1';
@@ -31,17 +32,8 @@ export const LedgerRecord = z.object({
 });
 export type LedgerRecord = z.infer<typeof LedgerRecord>;
 
-const Count = z.number().int().nonnegative();
-
-export const Totals = z.object({
-	tasks: Count,
-	passed: Count,
-	failed: Count,
-	turns: Count.nullable(),
-	total_tokens: Count.nullable(),
-	cost_usd: z.number().nonnegative().nullable(),
-	wall_ms: z.number().nonnegative().nullable(),
-});
+/** A side's sums: the fields the controller protocol reports, and no others. */
+export const Totals = z.object(ReportTotals.shape);
 export type Totals = z.infer<typeof Totals>;
 
 /** How the side's wall times were measured: in the supervisor's worker threads, or as supervised host processes (process.json). */
