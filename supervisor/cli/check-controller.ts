@@ -1,9 +1,10 @@
 import {existsSync} from 'node:fs';
 import type {Command} from 'commander';
 import {runControllerCheck} from '../../checks/controller/run-check.js';
-import {fail, failedExit, okExit} from './exit-codes.js';
+import {itemLine, reportCheck} from './check-report.js';
+import {fail} from './exit-codes.js';
 
-/** `hlab check controller`: registered on the `check` command by the lead. */
+/** `hlab check controller`, a subcommand of `hlab check`. */
 export function registerControllerCheck(check: Command): void {
 	check
 		.command('controller')
@@ -23,11 +24,6 @@ export function registerControllerCheck(check: Command): void {
 				if (reason === 'plan_invalid') return fail((error as Error).message);
 				throw error;
 			}
-			if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-			else {
-				for (const step of result.steps) process.stdout.write(`${step.passed ? 'pass' : 'FAIL'}  ${step.name.padEnd(20)} ${step.description}${step.problems.length ? `  -- ${step.problems.join('; ')}` : ''}\n`);
-				process.stdout.write(`${result.passed ? 'controller check passed' : 'controller check FAILED'}: ${flags.output}/result.json\n`);
-			}
-			process.exitCode = result.passed ? okExit : failedExit;
+			reportCheck('controller', flags.output, result, flags.json, result.steps.map(step => itemLine(step, 20, step.description)));
 		});
 }

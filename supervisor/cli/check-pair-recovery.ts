@@ -1,9 +1,10 @@
 import {existsSync} from 'node:fs';
 import {Option, type Command} from 'commander';
 import {runPairRecoveryCheck} from '../../checks/pair-recovery/run-check.js';
-import {fail, failedExit, okExit} from './exit-codes.js';
+import {itemLine, reportCheck} from './check-report.js';
+import {fail} from './exit-codes.js';
 
-/** `hlab check pair-recovery`: registered on the `check` command by the lead. */
+/** `hlab check pair-recovery`, a subcommand of `hlab check`. */
 export function registerPairRecoveryCheck(check: Command): void {
 	check
 		.command('pair-recovery')
@@ -14,14 +15,9 @@ export function registerPairRecoveryCheck(check: Command): void {
 		.action(async (flags: {output: string; json?: boolean; disableLedgerSync?: boolean}) => {
 			if (existsSync(flags.output)) return fail(`output directory ${flags.output} already exists; choose a new one`);
 			const result = await runPairRecoveryCheck({outputDir: flags.output, disableLedgerSync: flags.disableLedgerSync});
-			if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-			else {
-				for (const scenario of result.scenarios) {
-					const tasks = Object.entries(scenario.tasks).map(([side, count]) => `${side} ${count.passed}/${scenario.denominator} recorded`).join(', ');
-					process.stdout.write(`${scenario.passed ? 'pass' : 'FAIL'}  ${scenario.name.padEnd(18)} ${String(scenario.pair_status).padEnd(11)} ${tasks}${scenario.problems.length ? `  -- ${scenario.problems.join('; ')}` : ''}\n`);
-				}
-				process.stdout.write(`${result.passed ? 'pair-recovery check passed' : 'pair-recovery check FAILED'}: ${flags.output}/result.json\n`);
-			}
-			process.exitCode = result.passed ? okExit : failedExit;
+			reportCheck('pair-recovery', flags.output, result, flags.json, result.scenarios.map(scenario => {
+				const tasks = Object.entries(scenario.tasks).map(([side, count]) => `${side} ${count.passed}/${scenario.denominator} recorded`).join(', ');
+				return itemLine(scenario, 18, `${String(scenario.pair_status).padEnd(11)} ${tasks}`);
+			}));
 		});
 }

@@ -3,7 +3,8 @@ import {Command, Option} from 'commander';
 import {runCleanupCheck} from '../../checks/process-cleanup/run-check.js';
 import {registerControllerCheck} from './check-controller.js';
 import {registerPairRecoveryCheck} from './check-pair-recovery.js';
-import {fail, failedExit, okExit} from './exit-codes.js';
+import {itemLine, reportCheck} from './check-report.js';
+import {fail} from './exit-codes.js';
 
 export function registerCheck(program: Command): void {
 	const check = program.command('check').description('self-checks of the framework that make no model call');
@@ -16,15 +17,8 @@ export function registerCheck(program: Command): void {
 		.action(async (flags: {output: string; json?: boolean; disableSweep?: boolean}) => {
 			if (existsSync(flags.output)) return fail(`output directory ${flags.output} already exists; choose a new one`);
 			const result = await runCleanupCheck({outputDir: flags.output, disableSweep: flags.disableSweep});
-			if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-			else {
-				for (const scenario of result.scenarios) {
-					const killed = scenario.killed.length === 0 ? 'nothing to kill' : `killed ${scenario.killed.map(entry => `${entry.pid}:${entry.how}`).join(' ')}`;
-					process.stdout.write(`${scenario.passed ? 'pass' : 'FAIL'}  ${scenario.name.padEnd(34)} ${killed}${scenario.problems.length ? `  -- ${scenario.problems.join('; ')}` : ''}\n`);
-				}
-				process.stdout.write(`${result.passed ? 'process-cleanup check passed' : 'process-cleanup check FAILED'}: ${flags.output}/result.json\n`);
-			}
-			process.exitCode = result.passed ? okExit : failedExit;
+			reportCheck('process-cleanup', flags.output, result, flags.json, result.scenarios.map(scenario => itemLine(scenario, 34,
+				scenario.killed.length === 0 ? 'nothing to kill' : `killed ${scenario.killed.map(entry => `${entry.pid}:${entry.how}`).join(' ')}`)));
 		});
 	registerPairRecoveryCheck(check);
 	registerControllerCheck(check);
