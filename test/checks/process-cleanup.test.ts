@@ -1,19 +1,15 @@
 import t, {type Test} from 'tap';
-import {mkdtemp, readFile, rm} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {readFile} from 'node:fs/promises';
 import path from 'node:path';
 import {CleanupCheckResult} from '../../checks/process-cleanup/result-schema.js';
 import {cleanupScenarios} from '../../checks/process-cleanup/scenarios.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {hlab} from '../hlab.js';
+import {tempDir} from '../temp-dir.js';
 
 checkNoLeaks(t);
 
-const temp = async (t: Test) => {
-	const dir = await mkdtemp(path.join(tmpdir(), 'hlab-check-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return dir;
-};
+const temp = (t: Test): Promise<string> => tempDir(t, 'hlab-check-');
 
 t.test('the process-cleanup check passes and its result is truthful', async t => {
 	const out = path.join(await temp(t), 'check');

@@ -1,22 +1,18 @@
-import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {readFile, writeFile} from 'node:fs/promises';
 import {runInGroup} from '../../supervisor/process/index.js';
 import {Report} from '../../supervisor/attempt/report-schema.js';
 import {evalEntry} from './install-copy.js';
-import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {Test} from 'tap';
 import {runAttempt, type AttemptOutcome} from '../../supervisor/attempt/run-attempt.js';
 import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
 import {installRoot} from '../../supervisor/plan/install-root.js';
+import {tempDir} from '../temp-dir.js';
 
 export const repeatedObservation = join(installRoot, 'examples', 'candidates', 'repeated-observation.ts');
 
 /** A scratch folder removed when the test ends. */
-export async function scratch(t: Test): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-e2e-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return dir;
-}
+export const scratch = (t: Test): Promise<string> => tempDir(t, 'hlab-e2e-');
 
 export interface FreezeInput {
 	dir: string;

@@ -1,16 +1,11 @@
-import {mkdtemp, readFile, rm} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Test} from 'tap';
 import {runAgent, startScriptedServer, type ExecutionOutcome, type LoadedPlugin, type RunAgentOptions, type ScriptedServer, type ScriptedTask} from '../../engine/index.js';
 import {scriptedModel} from '../../engine/provider-config.js';
+import {tempDir} from '../temp-dir.js';
 
-/** A new temporary directory, removed when the test ends. */
-export async function tempDir(t: Test, prefix = 'hlab-engine-'): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), prefix));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return dir;
-}
+export {tempDir};
 
 /** A scripted server for the test, closed when it ends. */
 export async function scriptedServer(t: Test, tasks?: ScriptedTask[]): Promise<ScriptedServer> {

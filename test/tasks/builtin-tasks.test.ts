@@ -1,18 +1,16 @@
 import {existsSync} from 'node:fs';
-import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
 import {builtinTasks, getTask, Grade, missingTools} from '../../tasks/index.js';
 import {projectRoot} from '../../engine/index.js';
+import {tempDir} from '../temp-dir.js';
 
 checkNoLeaks(t);
 
 async function workspace(t: Test): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-task-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return join(dir, 'ws');
+	return join(await tempDir(t, 'hlab-task-'), 'ws');
 }
 
 t.test('the suite has its tasks in a fixed order, each findable by id', async t => {

@@ -1,26 +1,21 @@
-import {mkdir, mkdtemp, readdir, rm, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, writeFile} from 'node:fs/promises';
 import {existsSync} from 'node:fs';
-import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import t, {type Test} from 'tap';
+import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {hlab as hlabCli} from '../../hlab.js';
 import {builtinTasks} from '../../../tasks/index.js';
 import {ExecutionOutcome, projectRoot} from '../../../engine/index.js';
+import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);
 
 /** The real `hlab` command line, run from the project root. */
 const hlabCommand = (args: string[]) => hlabCli(args, {cwd: projectRoot});
 
-async function tempDir(t: Test): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-agent-cli-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return dir;
-}
 
 t.test('with the scripted provider, every built-in task passes through hlab agent', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-agent-cli-');
 	// One task prints the text report; the others print JSON.
 	const textTask = 'json_config_migration';
 	const runs = await Promise.all(builtinTasks.map(async task => {
@@ -51,7 +46,7 @@ t.test('with the scripted provider, every built-in task passes through hlab agen
 });
 
 t.test('a candidate runs with the task', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-agent-cli-');
 	const result = await hlabCommand(['agent', '--task', 'sales_report', '--workspace', join(dir, 'ws'), '--state-dir', join(dir, 'state'), '--candidate', 'examples/candidates/repeated-observation.ts', '--json']);
 	t.equal(result.record.exit_code, 0, result.stderr);
 	const report = JSON.parse(result.stdout);
@@ -60,7 +55,7 @@ t.test('a candidate runs with the task', async t => {
 });
 
 t.test('a candidate that does not activate is an init failure', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-agent-cli-');
 	await writeFile(join(dir, 'bad.ts'), 'export default {initialize: () => ({protocol_version: 9, capabilities: []}), invokeCapability: () => ({output: null})};');
 	const result = await hlabCommand(['agent', '--task', 'sales_report', '--workspace', join(dir, 'ws'), '--state-dir', join(dir, 'state'), '--candidate', join(dir, 'bad.ts'), '--json']);
 	t.equal(result.record.exit_code, 1);
@@ -69,7 +64,7 @@ t.test('a candidate that does not activate is an init failure', async t => {
 });
 
 t.test('an openai-compatible provider without its key is an auth failure', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-agent-cli-');
 	const result = await hlabCommand(['agent', '--task', 'sales_report', '--workspace', join(dir, 'ws'), '--state-dir', join(dir, 'state'), '--provider', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'some-model', '--api-key-env', 'HLAB_TEST_KEY_THAT_IS_NOT_SET', '--json']);
 	t.equal(result.record.exit_code, 1);
 	const report = JSON.parse(result.stdout);
@@ -77,7 +72,7 @@ t.test('an openai-compatible provider without its key is an auth failure', async
 });
 
 t.test('bad input is refused with status 2', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-agent-cli-');
 	await mkdir(join(dir, 'used'));
 	await writeFile(join(dir, 'used', 'file.txt'), 'x');
 	const cases: [string[], RegExp][] = [

@@ -1,18 +1,14 @@
 import {existsSync} from 'node:fs';
-import {mkdtemp, readFile, rm} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {hlab} from '../../hlab.js';
 import {checkNoLeaks} from '../../leak-check.js';
+import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);
 
-async function scratch(t: Test): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-freeze-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return dir;
-}
+const scratch = (t: Test): Promise<string> => tempDir(t, 'hlab-freeze-');
 
 t.test('eval --repeat freezes each task n times and says so in one line', async t => {
 	const dir = await scratch(t);

@@ -1,21 +1,16 @@
-import {mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {tmpdir} from 'node:os';
-import t, {type Test} from 'tap';
+import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {hlab as hlabCli} from '../../hlab.js';
 import {projectRoot, sdkDigest, ValidationVerdict} from '../../../engine/index.js';
+import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);
 
 /** The real `hlab` command line, run from the project root. */
 const hlabCommand = (args: string[]) => hlabCli(args, {cwd: projectRoot});
 
-async function tempDir(t: Test): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-plugin-cli-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return dir;
-}
 
 t.test('plugin validate --json: both example candidates are valid', async t => {
 	for (const name of ['step-budget', 'repeated-observation']) {
@@ -28,7 +23,7 @@ t.test('plugin validate --json: both example candidates are valid', async t => {
 });
 
 t.test('plugin validate --json: a disallowed import is named, and the status is 1', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-plugin-cli-');
 	await writeFile(join(dir, 'candidate.ts'), 'import chalk from \'chalk\';\nexport default {initialize: () => ({protocol_version: 1, capabilities: []}), invokeCapability: () => ({output: chalk})};\n');
 	const result = await hlabCommand(['plugin', 'validate', '--json', join(dir, 'candidate.ts')]);
 	t.equal(result.record.exit_code, 1);
@@ -38,7 +33,7 @@ t.test('plugin validate --json: a disallowed import is named, and the status is 
 });
 
 t.test('plugin describe writes the exact SDK declarations and reports capabilities and tools', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-plugin-cli-');
 	const types = join(dir, 'sdk-types');
 	const result = await hlabCommand(['plugin', 'describe', '--types-dir', types, '--json']);
 	t.equal(result.record.exit_code, 0, result.stderr);
@@ -56,7 +51,7 @@ t.test('plugin describe writes the exact SDK declarations and reports capabiliti
 });
 
 t.test('plugin describe refuses an existing directory', async t => {
-	const dir = await tempDir(t);
+	const dir = await tempDir(t, 'hlab-plugin-cli-');
 	await mkdir(join(dir, 'exists'));
 	const result = await hlabCommand(['plugin', 'describe', '--types-dir', join(dir, 'exists')]);
 	t.equal(result.record.exit_code, 2);

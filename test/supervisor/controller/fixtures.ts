@@ -1,20 +1,16 @@
-import {mkdtemp, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import type {Test} from 'tap';
 import type {ControllerIdentity} from '../../../controller-protocol/index.js';
 import {pinIdentity} from '../../../supervisor/controller/index.js';
+import {tempDir} from '../../temp-dir.js';
 
 /** The fixture controllers stay in the source tree (they are plain .mjs, not compiled). */
 export const fixtureDir = fileURLToPath(new URL('../../../../test/fixtures/controllers/', import.meta.url));
 
 /** A fresh directory removed when the test ends. */
-export async function scratch(t: Test): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-controller-test-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	return dir;
-}
+export const scratch = (t: Test): Promise<string> => tempDir(t, 'hlab-controller-test-');
 
 /** Pins `node fixture.mjs ...args` with the helper module every fixture imports, and any extra files. */
 export function pinFixture(name: string, args: string[] = [], extraFiles: string[] = []): Promise<ControllerIdentity> {
