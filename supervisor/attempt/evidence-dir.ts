@@ -5,16 +5,22 @@ export class EvidenceDirError extends Error {
 	readonly reason = 'evidence_exists';
 }
 
-/** Creates a new evidence directory; an existing one (even empty) is refused so no attempt mixes with another. */
-export async function createEvidenceDir(path: string): Promise<string> {
-	const dir = resolve(path);
+/** Creates a directory that must be new (its parents as needed); false when it already exists, even empty. */
+export async function createNewDir(dir: string): Promise<boolean> {
 	await mkdir(dirname(dir), {recursive: true});
 	try {
 		await mkdir(dir);
+		return true;
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new EvidenceDirError(`evidence directory ${dir} already exists; each attempt needs a new one`);
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
 		throw error;
 	}
+}
+
+/** Creates a new evidence directory; an existing one (even empty) is refused so no attempt mixes with another. */
+export async function createEvidenceDir(path: string): Promise<string> {
+	const dir = resolve(path);
+	if (!await createNewDir(dir)) throw new EvidenceDirError(`evidence directory ${dir} already exists; each attempt needs a new one`);
 	return dir;
 }
 

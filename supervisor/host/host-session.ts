@@ -1,11 +1,11 @@
-import {mkdir, readFile} from 'node:fs/promises';
+import {readFile} from 'node:fs/promises';
 import {writeJsonAtomic} from './write-json-atomic.js';
-import {dirname, join, resolve} from 'node:path';
+import {join, resolve} from 'node:path';
 import {buildDigest} from '../attempt/build-metadata.js';
 import {digestFile} from '../plan/digest.js';
 import {identifyHost, type HostIdentity} from './host-identity.js';
 import {HostAttemptRecord, hostAttemptSchema, HostTaskRecord} from './host-records.js';
-import {taskDirName} from '../attempt/evidence-dir.js';
+import {createNewDir, taskDirName} from '../attempt/evidence-dir.js';
 
 /** One host-candidate attempt as the supervisor sees it: the measured executable and its record folder. */
 export interface HostSession {
@@ -34,13 +34,7 @@ export function hostDirOf(artifacts: string): string {
  */
 export async function openHostSession(options: {artifacts: string; exe: string; planDigest: string; taskIds: string[]}): Promise<HostSession> {
 	const dir = hostDirOf(options.artifacts);
-	await mkdir(dirname(dir), {recursive: true});
-	try {
-		await mkdir(dir);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HostSessionError('host_dir_exists', `${dir} already exists; each host attempt needs a new one`);
-		throw error;
-	}
+	if (!await createNewDir(dir)) throw new HostSessionError('host_dir_exists', `${dir} already exists; each host attempt needs a new one`);
 	let identity: HostIdentity;
 	try {
 		identity = await identifyHost(options.exe);

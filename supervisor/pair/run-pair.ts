@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
-import {dirname, join, resolve} from 'node:path';
+import {join, resolve} from 'node:path';
 import {z} from 'zod';
 import {readPlanFile} from '../attempt/read-plan.js';
 import {runInGroup} from '../process/index.js';
@@ -9,6 +9,7 @@ import {PairRecord, pairSchema, type SideName, type SideRecord} from './pair-rec
 import {runSide} from './run-side.js';
 import {copyInput, snapshotExecutable, snapshotSourceArchive} from './snapshot-inputs.js';
 import {emptyTasks} from './sync-ledger.js';
+import {createNewDir} from '../attempt/evidence-dir.js';
 
 export class PairInputError extends Error {
 	constructor(readonly reason: 'output_exists' | 'bad_input', message: string) {
@@ -51,13 +52,7 @@ export async function runPair(options: PairOptions): Promise<PairRecord> {
 	} catch (error) {
 		throw new PairInputError('bad_input', (error as Error).message);
 	}
-	await mkdir(dirname(out), {recursive: true});
-	try {
-		await mkdir(out);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new PairInputError('output_exists', `${out} already exists; each pair needs a new output folder`);
-		throw error;
-	}
+	if (!await createNewDir(out)) throw new PairInputError('output_exists', `${out} already exists; each pair needs a new output folder`);
 	const host = options.candidateHost !== undefined;
 	// Everything the pair depends on is copied and digested before either side is admitted.
 	const planCopy = await copyInput(out, options.plan, join('inputs', 'plan.json'));
