@@ -5,7 +5,7 @@ import {isStillRunning} from '../process/process-identity.js';
 import {readStat} from '../process/proc-table.js';
 import {AttemptRecord} from './attempt-record.js';
 import {taskDirName} from './evidence-dir.js';
-import {killMarked} from './kill-marked.js';
+import {killMarked} from '../process/kill-marked.js';
 import {readLedger} from './ledger.js';
 import {readPlanFile} from './read-plan.js';
 import {Report, reportSchema, type TaskResult} from './report-schema.js';

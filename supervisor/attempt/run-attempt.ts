@@ -21,7 +21,7 @@ import {buildDigest, gitHead} from './build-metadata.js';
 import {prepareCandidate} from './candidate-evidence.js';
 import {createEvidenceDir, taskDirName} from './evidence-dir.js';
 import {exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
-import {killMarked} from './kill-marked.js';
+import {killMarked} from '../process/kill-marked.js';
 import {Ledger} from './ledger.js';
 import {readPlanFile} from './read-plan.js';
 import {Progress} from './progress.js';

@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t from 'tap';
 import {runInGroup} from '../../supervisor/process/index.js';
-import {findMarked} from '../../supervisor/attempt/kill-marked.js';
+import {findMarked} from '../../supervisor/process/kill-marked.js';
 import {builtinTasks} from '../../tasks/index.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {freeze, scratch} from './experiment-fixture.js';

@@ -1,8 +1,8 @@
 import {setTimeout as sleep} from 'node:timers/promises';
-import {withDescendants} from '../process/find-members.js';
-import {signalGroup} from '../process/kill-group.js';
-import {carriesMarker, readStat, readTable, type ProcStat} from '../process/proc-table.js';
-import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from '../process/process-identity.js';
+import {withDescendants} from './find-members.js';
+import {signalGroup} from './kill-group.js';
+import {carriesMarker, readStat, readTable, type ProcStat} from './proc-table.js';
+import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from './process-identity.js';
 
 /** Every running process carrying the marker entry, and every descendant of one (they may have cleared it). */
 export function findMarked(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
