@@ -10,7 +10,7 @@ checkNoLeaks(t);
 const runner = path.resolve(import.meta.dirname, '../../bench/run.js');
 
 t.test('every bench prints a valid BenchResult line at tiny size', async t => {
-	// Generous: every one-turn bench runs a real `hlab eval --plan` attempt, and those pin and copy the node binary.
+	// Generous: every dispatch bench runs real `hlab eval --plan` attempts, each with its own provider process.
 	const run = await runInGroup({argv: [process.execPath, runner, '--size', 'tiny', '--no-write'], timeoutMs: 300_000, stdoutLimit: 16 * 1024 * 1024, stderrLimit: 16 * 1024 * 1024});
 	t.equal(run.record.failure, null, run.stderr?.toString().slice(-2000) ?? '');
 	t.equal(run.record.exit_code, 0, run.stderr?.toString().slice(-2000) ?? '');
