@@ -1,5 +1,5 @@
-import {runInGroup} from '../supervisor/process/index.js';
-import {isRunning, readStat} from '../supervisor/process/proc-table.js';
+import {runInGroup} from '../process/index.js';
+import {isRunning, readStat} from '../process/proc-table.js';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {spawn} from 'node:child_process';
 import {alternate, median, round, spread} from './stats.js';
@@ -31,7 +31,7 @@ async function byHand(size: number): Promise<number> {
 }
 
 async function groupPids(pgid: number, size: number): Promise<number[]> {
-	const {readTable} = await import('../supervisor/process/proc-table.js');
+	const {readTable} = await import('../process/proc-table.js');
 	for (;;) {
 		const pids = readTable().filter(stat => stat.pgid === pgid).map(stat => stat.pid);
 		if (pids.length >= size) return pids;

@@ -1,4 +1,4 @@
-import {runInGroup} from '../supervisor/process/index.js';
+import {runInGroup} from '../process/index.js';
 import {alternate, median, round, spread} from './stats.js';
 import type {Bench, BenchSize} from './bench-result.js';
 

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {readFile, writeFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
-import {runInGroup} from '../supervisor/process/index.js';
+import {runInGroup} from '../process/index.js';
 import type {Bench, BenchResult, BenchSize} from './bench-result.js';
 import {oneTurnMessages, oneTurnRequest} from './one-turn/config.js';
 import {oneTurnContext, oneTurnPlan} from './one-turn/context.js';

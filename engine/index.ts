@@ -4,9 +4,6 @@ export {EngineError, failureOf} from './engine-error.js';
 export {ProviderConfig, ResolvedProvider, providerModel, resolveProvider, scriptedModel} from './provider-config.js';
 export {failedBeforeStart, runAgent, type RunAgentOptions} from './loop/run-agent.js';
 export {systemPrompt} from './loop/system-prompt.js';
-export {startScriptedServer, type ScriptedServer, type ScriptedTask} from './scripted/server.js';
-export type {ReferenceScript, ToolRequest} from './scripted/reference-script.js';
-export {parseCommandObservation, type CommandObservation} from './scripted/observations.js';
 export {CandidateSnapshot} from './candidate/snapshot.js';
 export {compileCandidate} from './candidate/compile-candidate.js';
 export {loadCandidate, defaultPluginId} from './candidate/load-candidate.js';
@@ -17,5 +14,3 @@ export type {LoadedCapability, LoadedPlugin, PluginOrigin} from './plugins/loade
 export {Composition, checkLoadedModules, describeLoadedModules, openComposition, selects} from './plugins/composition.js';
 export {capabilityCatalog, type CapabilityDescriptor} from './plugins/capability-catalog.js';
 export {toolDefinitions, toolNames} from './tools/definitions.js';
-export {sha256} from './digest.js';
-export {projectRoot} from './project-root.js';

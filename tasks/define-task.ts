@@ -1,12 +1,12 @@
 import {copyFileSync, mkdirSync, readdirSync, statSync} from 'node:fs';
 import {join, relative} from 'node:path';
-import {projectRoot} from '../engine/project-root.js';
-import type {ReferenceScript} from '../engine/scripted/reference-script.js';
+import {installRoot} from '../files/install-root.js';
+import type {ReferenceScript} from './reference/reference-script.js';
 import type {Grade, GradeOptions, TaskDefinition} from './task-definition.js';
 
 /** Where a task's sources live; tasks are resolved from the project root so they work from dist/. */
 export function taskDir(id: string): string {
-	return join(projectRoot, 'tasks', id);
+	return join(installRoot, 'tasks', id);
 }
 
 /** A file of the task's original setup data (under tasks/<id>/files). */
@@ -31,12 +31,11 @@ function filesUnder(dir: string): string[] {
 
 /** The sources every task shares: the definition and grading helpers. */
 function sharedSources(): string[] {
-	const dir = join(projectRoot, 'tasks');
+	const dir = join(installRoot, 'tasks');
 	return [
 		...['index.ts', 'task-definition.ts', 'define-task.ts', 'required-tools.ts'].map(name => join(dir, name)),
 		...filesUnder(join(dir, 'grading')).filter(path => path.endsWith('.ts')),
 		...filesUnder(join(dir, 'reference')).filter(path => path.endsWith('.ts')),
-		join(projectRoot, 'engine', 'scripted', 'observations.ts'),
 	];
 }
 

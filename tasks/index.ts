@@ -9,6 +9,8 @@ import type {TaskDefinition} from './task-definition.js';
 
 export {Grade, type GradeOptions, type TaskDefinition} from './task-definition.js';
 export {missingTools} from './required-tools.js';
+export type {ReferenceScript, ToolRequest} from './reference/reference-script.js';
+export {parseCommandObservation, type CommandObservation} from './reference/observations.js';
 
 /** The built-in suite, in its fixed order. */
 export const builtinTasks: TaskDefinition[] = [

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import type {ReferenceScript} from '../engine/scripted/reference-script.js';
+import type {ReferenceScript} from './reference/reference-script.js';
 
 /** An independent grader's verdict on a workspace; `score` is null when the task has no graded scale. */
 export const Grade = z.object({

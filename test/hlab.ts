@@ -1,5 +1,5 @@
 import path from 'node:path';
-import {runInGroup, type GroupRun} from '../supervisor/process/index.js';
+import {runInGroup, type GroupRun} from '../process/index.js';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/hlab.js');
 

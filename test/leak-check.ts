@@ -1,7 +1,7 @@
 import {randomUUID} from 'node:crypto';
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Test} from 'tap';
-import {findTagged, readTable} from '../supervisor/process/proc-table.js';
+import {findTagged, readTable} from '../process/proc-table.js';
 
 /**
  * Tags every process this test file starts (they inherit the environment) and,

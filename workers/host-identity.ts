@@ -1,7 +1,7 @@
 import {existsSync, realpathSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {sha256} from '../engine/digest.js';
+import {sha256} from '../files/sha256.js';
 
 export interface BinaryIdentity {
 	path: string;

@@ -1,6 +1,6 @@
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {startScriptedServer, type ScriptedServer} from '../../engine/index.js';
+import {startScriptedServer, type ScriptedServer} from '../../scripted/index.js';
 import {oneTurnTaskId} from './config.js';
 import {hlab, scratch} from './fixture.js';
 

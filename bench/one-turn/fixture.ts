@@ -4,7 +4,7 @@ import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {Piscina} from 'piscina';
-import {runInGroup, type GroupRun} from '../../supervisor/process/index.js';
+import {runInGroup, type GroupRun} from '../../process/index.js';
 import {oneTurnAnswer} from './config.js';
 import type {FloorJob} from './floor-worker.js';
 

@@ -2,11 +2,11 @@ import {cp, mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {ControllerTask, ScoreResult} from '../../controller-protocol/index.js';
 import type {ExecutionOutcome} from '../../engine/outcome.js';
-import {taskDirName} from '../../supervisor/attempt/evidence-dir.js';
+import {taskDirName} from '../../supervisor/evidence/evidence-dir.js';
 import {Report, reportSchema, type TaskResult} from '../../supervisor/attempt/report-schema.js';
 import {totalsOf} from '../../supervisor/attempt/totals.js';
 import type {ControllerClient} from '../../supervisor/controller/index.js';
-import {digestBytes} from '../../supervisor/plan/digest.js';
+import {digestBytes} from '../../files/digest.js';
 import type {Plan} from '../../supervisor/plan/plan-schema.js';
 
 export interface ObservationSide {

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {KilledProcess, ProcessFailure} from '../../supervisor/process/index.js';
+import {KilledProcess, ProcessFailure} from '../../process/index.js';
 import {checkItem, checkResult} from '../check-result.js';
 
 export const ScenarioResult = checkItem({

@@ -1,7 +1,7 @@
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
-import {runInGroup} from '../../supervisor/process/index.js';
-import {findTagged, isRunning, readStat, readTable} from '../../supervisor/process/proc-table.js';
+import {runInGroup} from '../../process/index.js';
+import {findTagged, isRunning, readStat, readTable} from '../../process/proc-table.js';
 import {cleanupScenarios, type CleanupScenario} from './scenarios.js';
 import {CleanupCheckResult, type ScenarioResult} from './result-schema.js';
 import {checkResultSchema} from '../check-result.js';

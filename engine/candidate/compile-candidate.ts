@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {isBuiltin} from 'node:module';
 import {basename, dirname, resolve} from 'node:path';
 import type * as esbuild from 'esbuild';
-import {sha256} from '../digest.js';
+import {sha256} from '../../files/sha256.js';
 import {EngineError} from '../engine-error.js';
 import {sdkDigest, sdkEntry, sdkSpecifier} from './sdk-files.js';
 import type {CandidateSnapshot} from './snapshot.js';

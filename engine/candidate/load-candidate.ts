@@ -1,5 +1,5 @@
 import {basename, extname} from 'node:path';
-import {sha256} from '../digest.js';
+import {sha256} from '../../files/sha256.js';
 import {EngineError} from '../engine-error.js';
 import {activatePlugin} from '../plugins/activate-plugin.js';
 import type {LoadedPlugin} from '../plugins/loaded-plugin.js';

@@ -1,11 +1,11 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {isBuiltin} from 'node:module';
 import {dirname, join, relative, resolve} from 'node:path';
-import {sha256} from '../digest.js';
-import {projectRoot} from '../project-root.js';
+import {sha256} from '../../files/sha256.js';
+import {installRoot} from '../../files/install-root.js';
 
 /** Compiled code lives here; SDK file names are recorded relative to it (`sdk/plugin.d.ts`). */
-export const distRoot = join(projectRoot, 'dist');
+export const distRoot = join(installRoot, 'dist');
 /** The compiled public SDK: what a candidate's `harness-lab/sdk` import resolves to. */
 export const sdkDistDir = join(distRoot, 'sdk');
 export const sdkEntry = join(sdkDistDir, 'index.js');

@@ -3,7 +3,7 @@ import {EngineError} from '../engine-error.js';
 import {listFilesTool, readFileTool, writeFileTool} from './file-tools.js';
 import {runCommandTool, type CommandContext} from './run-command.js';
 import {ToolError} from './tool-error.js';
-import type {GroupRun} from '../../supervisor/process/index.js';
+import type {GroupRun} from '../../process/index.js';
 
 const ReadArgs = z.object({path: z.string()}).strict();
 const WriteArgs = z.object({path: z.string(), content: z.string()}).strict();

@@ -1,11 +1,11 @@
 import {existsSync} from 'node:fs';
-import type {GroupRun} from '../../supervisor/process/index.js';
+import type {GroupRun} from '../../process/index.js';
 import type {Deadline} from '../loop/deadline.js';
 import {EngineError} from '../engine-error.js';
 import {ToolError} from './tool-error.js';
 
 /** Process supervision (execa and the /proc scans) is loaded by the first command, not by every agent thread. */
-const supervision = (): Promise<typeof import('../../supervisor/process/index.js')> => import('../../supervisor/process/index.js');
+const supervision = (): Promise<typeof import('../../process/index.js')> => import('../../process/index.js');
 
 /** Bytes of stdout (and of stderr) a foreground command may write before it is ended. */
 export const commandOutputLimit = 64 * 1024;

@@ -2,7 +2,7 @@ import {copyFile, mkdir, writeFile} from 'node:fs/promises';
 import {basename, join} from 'node:path';
 import {compileCandidate} from '../../engine/index.js';
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
-import {installRoot} from '../plan/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import {listFiles} from '../plan/source-sets.js';
 
 export type PreparedCandidate =

@@ -1,5 +1,5 @@
 import {stat} from 'node:fs/promises';
-import {digestFile} from '../plan/digest.js';
+import {digestFile} from '../../files/digest.js';
 
 const known = new Map<string, Promise<string | null>>();
 

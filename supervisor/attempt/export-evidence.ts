@@ -1,6 +1,6 @@
 import {copyFileSync, renameSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {removeTree} from './remove-tree.js';
+import {removeTree} from '../../files/remove-tree.js';
 import type {TaskResult} from './report-schema.js';
 
 export interface TaskPaths {

@@ -1,11 +1,11 @@
 import {existsSync} from 'node:fs';
 import {readFile, writeFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
-import {isStillRunning} from '../process/process-identity.js';
-import {readStat} from '../process/proc-table.js';
+import {isStillRunning} from '../../process/process-identity.js';
+import {readStat} from '../../process/proc-table.js';
 import {AttemptRecord} from './attempt-record.js';
-import {taskDirName} from './evidence-dir.js';
-import {killMarked} from '../process/kill-marked.js';
+import {taskDirName} from '../evidence/evidence-dir.js';
+import {killMarked} from '../../process/kill-marked.js';
 import {readLedger} from './ledger.js';
 import {readPlanFile} from './read-plan.js';
 import {Report, reportSchema, type TaskResult} from './report-schema.js';

@@ -3,8 +3,8 @@ import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {Writable} from 'node:stream';
 import {finished} from 'node:stream/promises';
-import {distPath} from '../plan/install-root.js';
-import {runInGroup, type GroupRun} from '../process/index.js';
+import {distPath} from '../../files/install-root.js';
+import {runInGroup, type GroupRun} from '../../process/index.js';
 
 export interface ScriptedService {
 	/** The base URL, ending in /v1. */
@@ -36,7 +36,7 @@ export async function startScriptedService(evidenceDir: string): Promise<Scripte
 	});
 	const stderr = createWriteStream(join(dir, 'stderr.log'));
 	const run = runInGroup({
-		argv: [process.execPath, distPath('engine/scripted/server-main.js')],
+		argv: [process.execPath, distPath('scripted/server-main.js')],
 		stdout: {kind: 'stream', stream: stdout},
 		stderr: {kind: 'stream', stream: stderr},
 		stdoutLimit: 64 * 1024,

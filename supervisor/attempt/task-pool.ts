@@ -1,11 +1,11 @@
 import {randomUUID} from 'node:crypto';
 import {MessageChannel} from 'node:worker_threads';
 import {Piscina} from 'piscina';
-import {lastCreatedPid} from '../process/proc-table.js';
-import type {ProcessIdentity} from '../process/process-identity.js';
-import {distPath} from '../plan/install-root.js';
+import {lastCreatedPid} from '../../process/proc-table.js';
+import type {ProcessIdentity} from '../../process/process-identity.js';
+import {distPath} from '../../files/install-root.js';
 import type {ProcessGroupMessage, TaskJob, TaskJobResult} from '../../workers/task-job.js';
-import {findMarked, identifyLeader, killGroups, killMarked} from '../process/kill-marked.js';
+import {findMarked, identifyLeader, killGroups, killMarked} from '../../process/kill-marked.js';
 
 export type PoolRun = (
 	| {kind: 'result'; result: TaskJobResult}

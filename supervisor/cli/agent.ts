@@ -3,9 +3,10 @@ import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {Command, Option} from 'commander';
 import {
-	compileCandidate, EngineError, failedBeforeStart, loadCandidate, ProviderConfig, resolveProvider, runAgent, startScriptedServer,
-	type CandidateSnapshot, type ExecutionOutcome, type LoadedPlugin, type ScriptedServer,
+	compileCandidate, EngineError, failedBeforeStart, loadCandidate, ProviderConfig, resolveProvider, runAgent,
+	type CandidateSnapshot, type ExecutionOutcome, type LoadedPlugin,
 } from '../../engine/index.js';
+import {startScriptedServer, type ScriptedServer} from '../../scripted/index.js';
 import {getTask, builtinTasks, missingTools, type Grade} from '../../tasks/index.js';
 import {fail, failedExit, okExit, usageExit} from './exit-codes.js';
 import {parseDuration} from './parse-units.js';

@@ -1,6 +1,6 @@
 import type {Command} from 'commander';
 import {buildHost, checkoutRoot, SourceError} from '../source/index.js';
-import {installRoot} from '../plan/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import {fail, failedExit} from './exit-codes.js';
 
 export function registerBuildHost(program: Command): void {

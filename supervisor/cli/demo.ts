@@ -4,7 +4,7 @@ import {validateCandidate} from '../../engine/index.js';
 import {runAttempt} from '../attempt/run-attempt.js';
 import {compareReports, writeDecision} from '../compare/compare-reports.js';
 import {buildPlan, writePlan} from '../plan/freeze.js';
-import {installRoot} from '../plan/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import {decisionSummary, reportSummary} from './eval.js';
 
 /**

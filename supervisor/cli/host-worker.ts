@@ -1,6 +1,6 @@
 import {text} from 'node:stream/consumers';
 import type {Command} from 'commander';
-import {installRoot} from '../plan/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import {selfIdentity} from '../../workers/host-identity.js';
 import {serveHostRequest} from '../../workers/host-worker.js';
 import {fail, failedExit} from './exit-codes.js';

@@ -2,7 +2,8 @@ import {copyFile, mkdir, readFile} from 'node:fs/promises';
 import {existsSync} from 'node:fs';
 import {dirname, join, resolve} from 'node:path';
 import type {Command} from 'commander';
-import {capabilityCatalog, sdkClosure, sdkDigest, sdkName, sdkSpecifier, sha256, toolDefinitions, validateCandidate} from '../../engine/index.js';
+import {capabilityCatalog, sdkClosure, sdkDigest, sdkName, sdkSpecifier, toolDefinitions, validateCandidate} from '../../engine/index.js';
+import {sha256} from '../../files/sha256.js';
 import {pluginProtocolVersion} from '../../sdk/plugin.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 

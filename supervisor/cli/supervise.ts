@@ -1,6 +1,6 @@
 import {writeFile} from 'node:fs/promises';
 import type {Command} from 'commander';
-import {runInGroup, defaultGraceMs} from '../process/index.js';
+import {runInGroup, defaultGraceMs} from '../../process/index.js';
 import {fail, outputLimitExit, spawnExit, timeoutExit, usageExit} from './exit-codes.js';
 import {parseBytes, parseDuration} from './parse-units.js';
 

@@ -4,7 +4,7 @@ import {dirname, join, resolve} from 'node:path';
 import {createRequire} from 'node:module';
 import {fileURLToPath} from 'node:url';
 import type {ControllerIdentity} from '../../controller-protocol/index.js';
-import {runInGroup} from '../process/index.js';
+import {runInGroup} from '../../process/index.js';
 import {pinIdentity} from './pin-identity.js';
 
 const entryPath = join('examples', 'controller', 'experiment-controller.ts');

@@ -4,7 +4,7 @@ import {basename, join} from 'node:path';
 import {z} from 'zod';
 import {FileDigest, type ControllerIdentity} from '../../controller-protocol/index.js';
 import type {ControllerCallError} from './call-failure.js';
-import {fileDigest} from './file-digest.js';
+import {fileDigest} from '../../files/file-digest.js';
 
 /** `DIR/controller/inputs/manifest.json`: which copy holds which pinned file. */
 export const InputsManifest = z.object({

@@ -3,7 +3,7 @@ import {
 	ControllerIdentity, ControllerMethod, ControllerRequest, ErrorResponse, controllerResponses, describeIssues, protocolVersion, validateSchedule,
 	type ControllerParams, type ControllerResult, type ScheduleParams, type ScheduleResult,
 } from '../../controller-protocol/index.js';
-import {runInGroup, type ProcessRecord} from '../process/index.js';
+import {runInGroup, type ProcessRecord} from '../../process/index.js';
 import type {ControllerCallError, ControllerCallResult} from './call-failure.js';
 import {copyPinnedInputs, createCallDirectory, evidenceJson, lastCallNumber, writeCallFile} from './call-evidence.js';
 import {readOneJsonValue} from './json-values.js';

@@ -2,6 +2,6 @@ export {createControllerClient, controllerStderrLimit, controllerStdoutLimit, co
 export {ControllerCallError, ControllerFailureReason, type ControllerCallResult} from './call-failure.js';
 export {verifyIdentityFiles, type PinMismatch} from './verify-identity.js';
 export {pinIdentity} from './pin-identity.js';
-export {fileDigest} from './file-digest.js';
+export {fileDigest} from '../../files/file-digest.js';
 export {InputsManifest} from './call-evidence.js';
 export {buildSampleController} from './build-sample.js';

@@ -1,6 +1,6 @@
 import {resolve} from 'node:path';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
-import {fileDigest} from './file-digest.js';
+import {fileDigest} from '../../files/file-digest.js';
 
 /**
  * Pins a controller: the digest of every listed file and of every absolute path in the command.

@@ -1,5 +1,5 @@
 import type {ControllerIdentity} from '../../controller-protocol/index.js';
-import {fileDigest} from './file-digest.js';
+import {fileDigest} from '../../files/file-digest.js';
 
 /** A pinned file that is not what the identity says. */
 export interface PinMismatch {

@@ -1,6 +1,6 @@
 import {existsSync, realpathSync} from 'node:fs';
 import {dirname, join, basename, resolve} from 'node:path';
-import {digestFile} from '../plan/digest.js';
+import {digestFile} from '../../files/digest.js';
 import {readBuildRecord, verifyBuild} from '../source/verify-build.js';
 
 /** The supervisor's measurement of a host executable: what was launched, never what it says about itself. */

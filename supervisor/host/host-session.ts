@@ -1,11 +1,11 @@
 import {readFile} from 'node:fs/promises';
-import {writeJsonAtomic} from './write-json-atomic.js';
+import {writeJson} from '../../files/write-json.js';
 import {join, resolve} from 'node:path';
-import {buildDigest} from '../attempt/build-metadata.js';
-import {digestFile} from '../plan/digest.js';
+import {buildDigest} from '../evidence/build-metadata.js';
+import {digestFile} from '../../files/digest.js';
 import {identifyHost, type HostIdentity} from './host-identity.js';
 import {HostAttemptRecord, hostAttemptSchema, HostTaskRecord} from './host-records.js';
-import {createNewDir, taskDirName} from '../attempt/evidence-dir.js';
+import {createNewDir, taskDirName} from '../evidence/evidence-dir.js';
 
 /** One host-candidate attempt as the supervisor sees it: the measured executable and its record folder. */
 export interface HostSession {
@@ -50,7 +50,7 @@ export async function openHostSession(options: {artifacts: string; exe: string; 
 		started_at: new Date().toISOString(),
 		closed: null,
 	};
-	await writeJsonAtomic(join(dir, 'host.json'), HostAttemptRecord.parse(record));
+	await writeJson(join(dir, 'host.json'), HostAttemptRecord.parse(record), {durable: true});
 	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds};
 }
 
@@ -81,7 +81,7 @@ export async function closeHostSession(session: HostSession): Promise<HostAttemp
 			unanswered,
 		},
 	};
-	await writeJsonAtomic(path, HostAttemptRecord.parse(closed));
+	await writeJson(path, HostAttemptRecord.parse(closed), {durable: true});
 	return closed;
 }
 

@@ -3,4 +3,3 @@ export {openHostSession, closeHostSession, hostDirOf, hostTaskDir, HostSessionEr
 export {identifyHost, type HostIdentity} from './host-identity.js';
 export {supervisedTiming, type SupervisedTiming, type SideTiming} from './supervised-timing.js';
 export {HostAttemptRecord, HostCheckpoint, HostTaskRecord} from './host-records.js';
-export {writeJsonAtomic} from './write-json-atomic.js';

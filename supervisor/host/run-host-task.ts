@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import type {ExecutionOutcome, FailureReason} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {runInGroup, type ProcessRecord} from '../process/index.js';
+import {runInGroup, type ProcessRecord} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';

@@ -1,4 +1,4 @@
-import {writeJsonAtomic} from '../host/write-json-atomic.js';
+import {writeJson} from '../../files/write-json.js';
 import {PairRecord} from './pair-record.js';
 
 /** pair.json: the in-memory record and its on-disk copy, replaced atomically at every change, one write at a time. */
@@ -12,7 +12,7 @@ export class PairFile {
 		change(this.record);
 		this.record.updated_at = new Date().toISOString();
 		const snapshot = PairRecord.parse(structuredClone(this.record));
-		const next = this.#chain.then(() => writeJsonAtomic(this.path, snapshot));
+		const next = this.#chain.then(() => writeJson(this.path, snapshot, {durable: true}));
 		this.#chain = next.catch(() => undefined);
 		return next;
 	}

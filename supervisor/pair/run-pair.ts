@@ -3,13 +3,13 @@ import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {z} from 'zod';
 import {readPlanFile} from '../attempt/read-plan.js';
-import {runInGroup} from '../process/index.js';
+import {runInGroup} from '../../process/index.js';
 import {PairFile} from './pair-file.js';
 import {PairRecord, pairSchema, type SideName, type SideRecord} from './pair-record.js';
 import {runSide} from './run-side.js';
 import {copyInput, snapshotExecutable, snapshotSourceArchive} from './snapshot-inputs.js';
 import {emptyTasks} from './sync-ledger.js';
-import {createNewDir} from '../attempt/evidence-dir.js';
+import {createNewDir} from '../evidence/evidence-dir.js';
 
 export class PairInputError extends Error {
 	constructor(readonly reason: 'output_exists' | 'bad_input', message: string) {

@@ -1,6 +1,6 @@
 import {copyFile, mkdir} from 'node:fs/promises';
 import {basename, join, resolve} from 'node:path';
-import {digestFile} from '../plan/digest.js';
+import {digestFile} from '../../files/digest.js';
 import {identifyHost} from '../host/host-identity.js';
 import {readSnapshot} from '../source/read-snapshot.js';
 import {readBuildRecord} from '../source/verify-build.js';

@@ -1,8 +1,8 @@
 import type {TaskDefinition} from '../../tasks/index.js';
 import {loadConfiguration} from './configuration.js';
-import {digestScheme} from './digest.js';
+import {digestScheme} from '../../files/digest.js';
 import {computeIdentities, type Identities} from './identities.js';
-import {installRoot} from './install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import {computePlanDigest} from './plan-digest.js';
 import type {Plan} from './plan-schema.js';
 import {denominatorOf, taskById} from './task-selection.js';

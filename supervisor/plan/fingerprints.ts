@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {z} from 'zod';
-import {digestFile} from './digest.js';
+import {digestFile} from '../../files/digest.js';
 
 /** One runtime dependency as installed: what the lock says and the digest of the package.json on disk. */
 export const PackageFingerprint = z.object({

@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {resolve} from 'node:path';
 import {ControllerIdentity, describeIssues} from '../../controller-protocol/index.js';
 import {createControllerClient, verifyIdentityFiles} from '../controller/index.js';
-import {digestJson} from './digest.js';
+import {digestJson} from '../../files/digest.js';
 import type {Plan, PlanController} from './plan-schema.js';
 
 export class ControllerFreezeError extends Error {

@@ -1,8 +1,8 @@
 import type {TaskDefinition} from '../../tasks/index.js';
 import type {LoadedConfiguration} from './configuration.js';
-import {digestJson} from './digest.js';
+import {digestJson} from '../../files/digest.js';
 import {packageFingerprints} from './fingerprints.js';
-import {installRoot} from './install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import type {Plan} from './plan-schema.js';
 import {deciderFiles, digestSourceSet} from './source-sets.js';
 import {toolVersions} from './tool-versions.js';

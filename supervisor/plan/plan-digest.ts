@@ -1,4 +1,4 @@
-import {digestJson, digestScheme} from './digest.js';
+import {digestJson, digestScheme} from '../../files/digest.js';
 import type {Plan} from './plan-schema.js';
 
 /** The digest a plan should carry: over every field but `plan_digest` itself. */

@@ -1,7 +1,7 @@
 import {readdir} from 'node:fs/promises';
 import {isAbsolute, join, relative, sep} from 'node:path';
-import {digestFile, digestJson} from './digest.js';
-import {installRoot} from './install-root.js';
+import {digestFile, digestJson} from '../../files/digest.js';
+import {installRoot} from '../../files/install-root.js';
 import type {SourceSet} from './plan-schema.js';
 
 /** A file's name in a plan: relative to the installation when inside it, so a copied installation digests alike. */

@@ -1,4 +1,4 @@
-import {runInGroup} from '../process/index.js';
+import {runInGroup} from '../../process/index.js';
 
 /** Version line of each tool, null when the tool cannot be started; `node` is the running runtime. */
 export async function toolVersions(tools: string[]): Promise<Record<string, string | null>> {

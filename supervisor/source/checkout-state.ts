@@ -1,7 +1,7 @@
 import {lstat, readFile, readlink} from 'node:fs/promises';
 import {join} from 'node:path';
 import {z} from 'zod';
-import {digestBytes, digestJson} from '../plan/digest.js';
+import {digestBytes, digestJson} from '../../files/digest.js';
 import {git, SourceError} from './git.js';
 
 /** One untracked, not-ignored file of a checkout. */

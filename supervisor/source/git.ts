@@ -1,4 +1,4 @@
-import {runInGroup} from '../process/index.js';
+import {runInGroup} from '../../process/index.js';
 
 /** A failure of the source tools that callers branch on. */
 export class SourceError extends Error {

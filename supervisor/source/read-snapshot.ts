@@ -1,6 +1,6 @@
 import * as tar from 'tar';
 import {z} from 'zod';
-import {digestBytes} from '../plan/digest.js';
+import {digestBytes} from '../../files/digest.js';
 import {SourceError} from './git.js';
 import {SnapshotManifest, untrackedMember} from './snapshot-manifest.js';
 import {sourceDigest} from './checkout-state.js';

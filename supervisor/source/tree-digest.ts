@@ -1,6 +1,6 @@
 import {lstat, readdir, readlink} from 'node:fs/promises';
 import {join, relative, sep} from 'node:path';
-import {digestBytes, digestFile, digestJson} from '../plan/digest.js';
+import {digestBytes, digestFile, digestJson} from '../../files/digest.js';
 
 /** Digests of every file under `dir` (recursively), by relative path; a symlink digests its target text. */
 export async function digestTree(dir: string, skip: (rel: string) => boolean = () => false): Promise<Record<string, string>> {

@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {z} from 'zod';
-import {digestFile} from '../plan/digest.js';
+import {digestFile} from '../../files/digest.js';
 import {BuildRecord} from './build-record.js';
 import {buildDigestOf, digestTree} from './tree-digest.js';
 import {SourceError} from './git.js';

@@ -1,4 +1,4 @@
-import type {ReferenceScript} from '../../engine/scripted/reference-script.js';
+import type {ReferenceScript} from '../reference/reference-script.js';
 
 /** Everything needed is in the prompt, so the reference answers on its first turn without a tool. */
 export const reference: ReferenceScript = function* () {

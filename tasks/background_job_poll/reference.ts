@@ -1,4 +1,4 @@
-import type {ReferenceScript} from '../../engine/scripted/reference-script.js';
+import type {ReferenceScript} from '../reference/reference-script.js';
 import {commandResult} from '../reference/observe.js';
 
 /** The same command every time, so that while the job runs the observations are identical. */

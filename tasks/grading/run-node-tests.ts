@@ -1,4 +1,4 @@
-import {runInGroup} from '../../supervisor/process/index.js';
+import {runInGroup} from '../../process/index.js';
 import type {GradeOptions} from '../task-definition.js';
 
 export interface TestRun {

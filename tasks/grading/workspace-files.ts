@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {join, relative, resolve} from 'node:path';
-import {sha256} from '../../engine/digest.js';
+import {sha256} from '../../files/sha256.js';
 
 /** A workspace file's text, or null when it is missing or not readable; the path must stay inside the workspace. */
 export async function readWorkspaceText(workspace: string, path: string): Promise<string | null> {

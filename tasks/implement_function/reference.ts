@@ -1,4 +1,4 @@
-import type {ReferenceScript} from '../../engine/scripted/reference-script.js';
+import type {ReferenceScript} from '../reference/reference-script.js';
 import {commandSucceeded, isToolError, testCommand} from '../reference/observe.js';
 
 const stub = "throw new Error('slugify is not implemented yet');";

@@ -1,4 +1,4 @@
-import type {ReferenceScript} from '../../engine/scripted/reference-script.js';
+import type {ReferenceScript} from '../reference/reference-script.js';
 import {isToolError} from '../reference/observe.js';
 
 /** Format 2 from format 1, following MIGRATION.md. */

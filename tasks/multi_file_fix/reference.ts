@@ -1,4 +1,4 @@
-import type {ReferenceScript} from '../../engine/scripted/reference-script.js';
+import type {ReferenceScript} from '../reference/reference-script.js';
 import {commandSucceeded, isToolError, testCommand} from '../reference/observe.js';
 
 const parseDefect = 'quantity: Number.parseInt(parts[2], 10)';

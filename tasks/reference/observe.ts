@@ -1,4 +1,4 @@
-import {parseCommandObservation, type CommandObservation} from '../../engine/scripted/observations.js';
+import {parseCommandObservation, type CommandObservation} from './observations.js';
 
 /** The command observation, or a stand-in that fails every check when the text is not one. */
 export function commandResult(observation: string): CommandObservation {

@@ -1,4 +1,4 @@
-import type {ReferenceScript} from '../../engine/scripted/reference-script.js';
+import type {ReferenceScript} from '../reference/reference-script.js';
 import {isToolError} from '../reference/observe.js';
 
 /** The report computed from the CSV text the agent read (the reference's own arithmetic, in cents). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import t from 'tap';
 import {BenchResult} from '../../bench/bench-result.js';
 import {benches} from '../../bench/benches.js';
-import {runInGroup} from '../../supervisor/process/index.js';
+import {runInGroup} from '../../process/index.js';
 import {checkNoLeaks} from '../leak-check.js';
 
 checkNoLeaks(t);

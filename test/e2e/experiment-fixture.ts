@@ -1,12 +1,12 @@
 import {readFile, writeFile} from 'node:fs/promises';
-import {runInGroup} from '../../supervisor/process/index.js';
+import {runInGroup} from '../../process/index.js';
 import {Report} from '../../supervisor/attempt/report-schema.js';
 import {evalEntry} from './install-copy.js';
 import {join} from 'node:path';
 import type {Test} from 'tap';
 import {runAttempt, type AttemptOutcome} from '../../supervisor/attempt/run-attempt.js';
 import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
-import {installRoot} from '../../supervisor/plan/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import {tempDir} from '../temp-dir.js';
 
 export const repeatedObservation = join(installRoot, 'examples', 'candidates', 'repeated-observation.ts');

@@ -1,9 +1,9 @@
 import {appendFile, mkdir, readFile} from 'node:fs/promises';
 import {join, relative} from 'node:path';
 import t from 'tap';
-import {runInGroup} from '../../supervisor/process/index.js';
+import {runInGroup} from '../../process/index.js';
 import {builtinTasks} from '../../tasks/index.js';
-import {installRoot} from '../../supervisor/plan/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {scratch} from './experiment-fixture.js';
 import {copyInstallation, evalEntry} from './install-copy.js';

@@ -5,7 +5,7 @@ import t from 'tap';
 import {Report} from '../../supervisor/attempt/report-schema.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
 import {HostAttemptRecord} from '../../supervisor/host/index.js';
-import {ProcessRecord} from '../../supervisor/process/index.js';
+import {ProcessRecord} from '../../process/index.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {freeze, scratch} from './experiment-fixture.js';

@@ -1,6 +1,6 @@
 import {cp, readdir, symlink} from 'node:fs/promises';
 import {basename, join} from 'node:path';
-import {installRoot} from '../../supervisor/plan/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 
 const skipped = new Set(['node_modules', '.git', 'experiments']);
 /** Ignored folders that can be large: the bench's promptfoo install, any nested node_modules. */

@@ -1,8 +1,8 @@
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {ProcessRecord} from '../../supervisor/process/index.js';
-import {isRunning, readStat} from '../../supervisor/process/proc-table.js';
+import {ProcessRecord} from '../../process/index.js';
+import {isRunning, readStat} from '../../process/proc-table.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {attempt, freeze, scratch} from './experiment-fixture.js';
 

@@ -2,8 +2,9 @@ import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {
-	CandidateSnapshot, compileCandidate, EngineError, loadCandidate, sdkDigest, sha256, validateCandidate,
+	CandidateSnapshot, compileCandidate, EngineError, loadCandidate, sdkDigest, validateCandidate,
 } from '../../engine/index.js';
+import {sha256} from '../../files/sha256.js';
 import {runScripted, scriptedServer, tempDir} from './engine-run.js';
 import {checkNoLeaks} from '../leak-check.js';
 

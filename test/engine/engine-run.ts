@@ -1,7 +1,8 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Test} from 'tap';
-import {runAgent, startScriptedServer, type ExecutionOutcome, type LoadedPlugin, type RunAgentOptions, type ScriptedServer, type ScriptedTask} from '../../engine/index.js';
+import {runAgent, type ExecutionOutcome, type LoadedPlugin, type RunAgentOptions} from '../../engine/index.js';
+import {startScriptedServer, type ScriptedServer, type ScriptedTask} from '../../scripted/index.js';
 import {scriptedModel} from '../../engine/provider-config.js';
 import {tempDir} from '../temp-dir.js';
 

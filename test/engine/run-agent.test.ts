@@ -3,7 +3,7 @@ import {mkdir, readFile, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
-import type {ReferenceScript} from '../../engine/index.js';
+import type {ReferenceScript} from '../../tasks/index.js';
 import {getTask} from '../../tasks/index.js';
 import {Deadline} from '../../engine/loop/deadline.js';
 import {executeTool} from '../../engine/tools/execute-tool.js';

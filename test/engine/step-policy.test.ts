@@ -1,5 +1,6 @@
 import t from 'tap';
-import {activatePlugin, type LoadedPlugin, type ReferenceScript} from '../../engine/index.js';
+import {activatePlugin, type LoadedPlugin} from '../../engine/index.js';
+import type {ReferenceScript} from '../../tasks/index.js';
 import type {AgentRequestTransformInput, AgentStepPolicyInput, AgentStepPolicyOutput, CapabilityErrorPolicy, ChatMessage} from '../../sdk/plugin.js';
 import {runScripted, scriptedServer} from './engine-run.js';
 

@@ -1,7 +1,8 @@
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
-import {compileCandidate, loadCandidate, projectRoot, validateCandidate, type LoadedPlugin} from '../../engine/index.js';
+import {compileCandidate, loadCandidate, validateCandidate, type LoadedPlugin} from '../../engine/index.js';
+import {installRoot as projectRoot} from '../../files/install-root.js';
 import {getTask} from '../../tasks/index.js';
 import {runScripted, scriptedServer, tempDir} from '../engine/engine-run.js';
 

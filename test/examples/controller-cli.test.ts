@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import t from 'tap';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
 import {buildSampleController, verifyIdentityFiles} from '../../supervisor/controller/index.js';
-import {runInGroup} from '../../supervisor/process/index.js';
+import {runInGroup} from '../../process/index.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {fixtureDir, scratch} from '../supervisor/controller/fixtures.js';
 

@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
 import {builtinTasks, getTask, Grade, missingTools} from '../../tasks/index.js';
-import {projectRoot} from '../../engine/index.js';
+import {installRoot as projectRoot} from '../../files/install-root.js';
 import {tempDir} from '../temp-dir.js';
 
 checkNoLeaks(t);

@@ -3,7 +3,8 @@ import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import t from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
-import {resolveProvider, startScriptedServer} from '../../engine/index.js';
+import {resolveProvider} from '../../engine/index.js';
+import {startScriptedServer} from '../../scripted/index.js';
 import {getTask} from '../../tasks/index.js';
 import {closeHostSession, openHostSession, runHostTask} from '../../supervisor/host/index.js';
 import {HostResponse} from '../../workers/host-protocol.js';
@@ -42,7 +43,7 @@ t.test('the real host worker runs a built-in task with its own engine and names 
 
 t.test('a request that is not protocol v1 is refused with status 2 and no answer', async t => {
 	const root = await mkdtemp(join(tmpdir(), 'hlab-host-worker-'));
-	const {runInGroup} = await import('../../supervisor/process/index.js');
+	const {runInGroup} = await import('../../process/index.js');
 	const run = await runInGroup({argv: [entry, 'host-worker'], input: JSON.stringify({version: 2, kind: 'task'}), env, cwd: root, timeoutMs: 60_000});
 	t.equal(run.record.exit_code, 2);
 	t.equal(run.stdout?.toString(), '');

@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import t from 'tap';
 import {Ledger, readLedger} from '../../../supervisor/attempt/ledger.js';
 import type {TaskResult} from '../../../supervisor/attempt/report-schema.js';
-import {createEvidenceDir} from '../../../supervisor/attempt/evidence-dir.js';
+import {createEvidenceDir} from '../../../supervisor/evidence/evidence-dir.js';
 
 function result(index: number, id: string): TaskResult {
 	return {index, task_id: id, status: 'failed', reason: 'unfinished', message: 'x', grade: null, outcome: null, usage: null, wall_ms: null, evidence: {}};

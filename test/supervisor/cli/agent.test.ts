@@ -5,7 +5,8 @@ import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {hlab as hlabCli} from '../../hlab.js';
 import {builtinTasks} from '../../../tasks/index.js';
-import {ExecutionOutcome, projectRoot} from '../../../engine/index.js';
+import {ExecutionOutcome} from '../../../engine/index.js';
+import {installRoot as projectRoot} from '../../../files/install-root.js';
 import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);

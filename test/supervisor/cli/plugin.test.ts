@@ -3,7 +3,8 @@ import {join} from 'node:path';
 import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {hlab as hlabCli} from '../../hlab.js';
-import {projectRoot, sdkDigest, ValidationVerdict} from '../../../engine/index.js';
+import {sdkDigest, ValidationVerdict} from '../../../engine/index.js';
+import {installRoot as projectRoot} from '../../../files/install-root.js';
 import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);

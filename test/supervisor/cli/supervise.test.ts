@@ -2,8 +2,8 @@ import t from 'tap';
 import {mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {runInGroup} from '../../../supervisor/process/index.js';
-import {ProcessRecord} from '../../../supervisor/process/process-record.js';
+import {runInGroup} from '../../../process/index.js';
+import {ProcessRecord} from '../../../process/process-record.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {hlab} from '../../hlab.js';
 

@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {createControllerClient} from '../../../supervisor/controller/index.js';
-import {ProcessRecord} from '../../../supervisor/process/index.js';
+import {ProcessRecord} from '../../../process/index.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {pinFixture, scratch} from './fixtures.js';
 

@@ -2,7 +2,7 @@ import {readdir, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {createControllerClient, fileDigest, InputsManifest, pinIdentity, verifyIdentityFiles} from '../../../supervisor/controller/index.js';
-import {ProcessRecord, runInGroup} from '../../../supervisor/process/index.js';
+import {ProcessRecord, runInGroup} from '../../../process/index.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {answering, fixtureDir, pinFixture, scratch} from './fixtures.js';
 

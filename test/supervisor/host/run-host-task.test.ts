@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {closeHostSession, openHostSession, runHostTask, type HostSession} from '../../../supervisor/host/index.js';
-import {ProcessRecord} from '../../../supervisor/process/index.js';
+import {ProcessRecord} from '../../../process/index.js';
 import {truthful, writeSyntheticHost} from './synthetic-host.js';
 
 checkNoLeaks(t);

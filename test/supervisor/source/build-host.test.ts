@@ -4,8 +4,8 @@ import {join} from 'node:path';
 import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {identifyHost} from '../../../supervisor/host/index.js';
-import {installRoot} from '../../../supervisor/plan/install-root.js';
-import {runInGroup} from '../../../supervisor/process/index.js';
+import {installRoot} from '../../../files/install-root.js';
+import {runInGroup} from '../../../process/index.js';
 import {buildHost, verifyBuild} from '../../../supervisor/source/index.js';
 
 checkNoLeaks(t);

@@ -6,7 +6,7 @@ import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {git} from '../../../supervisor/source/git.js';
 import {readCheckoutState, readSnapshot, snapshotSource} from '../../../supervisor/source/index.js';
-import {runInGroup} from '../../../supervisor/process/index.js';
+import {runInGroup} from '../../../process/index.js';
 
 checkNoLeaks(t);
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import {runInGroup} from '../../../supervisor/process/index.js';
-import {isRunning, readStat} from '../../../supervisor/process/proc-table.js';
-import {checkNoLeaks} from '../../leak-check.js';
+import {runInGroup} from '../../process/index.js';
+import {isRunning, readStat} from '../../process/proc-table.js';
+import {checkNoLeaks} from '../leak-check.js';
 
 checkNoLeaks(t);
 

@@ -1,6 +1,6 @@
 import t from 'tap';
-import {canonicalJson} from '../../../supervisor/plan/canonical-json.js';
-import {digestJson, digestScheme} from '../../../supervisor/plan/digest.js';
+import {canonicalJson} from '../../files/canonical-json.js';
+import {digestJson, digestScheme} from '../../files/digest.js';
 
 t.test('canonical JSON sorts keys at every depth and drops undefined members', async t => {
 	t.equal(canonicalJson({b: 1, a: {d: [1, {z: 2, y: undefined, x: null}], c: 'é'}}), '{"a":{"c":"é","d":[1,{"x":null,"z":2}]},"b":1}');

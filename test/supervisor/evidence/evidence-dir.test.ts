@@ -1,5 +1,5 @@
 import t from 'tap';
-import {taskDirName} from '../../../supervisor/attempt/evidence-dir.js';
+import {taskDirName} from '../../../supervisor/evidence/evidence-dir.js';
 
 t.test('task folders are numbered from 1 with at least three digits', async t => {
 	t.equal(taskDirName(0, 'sales_report', 6), 'tasks/001-sales_report');

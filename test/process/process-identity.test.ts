@@ -1,10 +1,10 @@
 import t from 'tap';
 import {spawn} from 'node:child_process';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {isStillRunning, signalIdentity} from '../../../supervisor/process/process-identity.js';
-import {readStat} from '../../../supervisor/process/proc-table.js';
+import {isStillRunning, signalIdentity} from '../../process/process-identity.js';
+import {readStat} from '../../process/proc-table.js';
 import {once} from 'node:events';
-import {checkNoLeaks} from '../../leak-check.js';
+import {checkNoLeaks} from '../leak-check.js';
 
 checkNoLeaks(t);
 

@@ -1,6 +1,6 @@
 import {ApiError} from './api-error.js';
 import {textOf, type ChatRequestMessage} from './chat-request.js';
-import type {ReferenceScript, ToolRequest} from './reference-script.js';
+import type {ReferenceScript, ToolRequest} from '../tasks/reference/reference-script.js';
 
 /** A tool call the conversation already holds, with the result the client sent for it. */
 export interface PastCall {

@@ -2,7 +2,7 @@ import t, {type Test} from 'tap';
 import OpenAI from 'openai';
 import {getTask} from '../../tasks/index.js';
 import {toolDefinitions} from '../../engine/index.js';
-import {scriptedServer} from './engine-run.js';
+import {scriptedServer} from '../engine/engine-run.js';
 
 const task = getTask('test_failure_fix')!;
 const server = await scriptedServer(t);

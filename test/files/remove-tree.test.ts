@@ -3,7 +3,7 @@ import {mkdir, mkdtemp, rm, symlink, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import t from 'tap';
-import {removeTree} from '../../../supervisor/attempt/remove-tree.js';
+import {removeTree} from '../../files/remove-tree.js';
 
 t.test('removes a tree of folders and files, and unlinks a symbolic link without following it', async t => {
 	const dir = await mkdtemp(join(tmpdir(), 'hlab-remove-'));

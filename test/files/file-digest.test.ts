@@ -2,8 +2,8 @@ import t from 'tap';
 import {mkdtemp, rm, utimes, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileDigest} from '../../../supervisor/controller/file-digest.js';
-import {sha256} from '../../../engine/digest.js';
+import {fileDigest} from '../../files/file-digest.js';
+import {sha256} from '../../files/sha256.js';
 
 t.test('a file rewritten right after hashing, same size, same mtime, is hashed again', async t => {
 	const dir = await mkdtemp(join(tmpdir(), 'hlab-digest-'));

@@ -3,8 +3,8 @@ import {mkdtemp, readFile, rm} from 'node:fs/promises';
 import {createWriteStream} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {runInGroup} from '../../../supervisor/process/index.js';
-import {checkNoLeaks} from '../../leak-check.js';
+import {runInGroup} from '../../process/index.js';
+import {checkNoLeaks} from '../leak-check.js';
 
 checkNoLeaks(t);
 

@@ -1,11 +1,11 @@
 import {randomBytes} from 'node:crypto';
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {builtinTasks} from '../../tasks/index.js';
+import {builtinTasks} from '../tasks/index.js';
 import {ApiError} from './api-error.js';
 import {parseChatRequest, textOf, type ChatRequest} from './chat-request.js';
 import {conversationOf, newConversationId, PromptCache, promptParts} from './prompt-cache.js';
-import type {ReferenceScript} from './reference-script.js';
+import type {ReferenceScript} from '../tasks/reference/reference-script.js';
 import {nextAction, pastCalls, type NextAction} from './replay.js';
 import {encode, loadTokenizer} from './tokenizer.js';
 

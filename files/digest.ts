@@ -1,5 +1,5 @@
-import {sha256} from '../../engine/digest.js';
-import {fileDigest} from '../controller/file-digest.js';
+import {sha256} from './sha256.js';
+import {fileDigest} from './file-digest.js';
 import {canonicalJson} from './canonical-json.js';
 
 /** The version of the digest scheme; a plan records it so a future scheme cannot be confused with this one. */

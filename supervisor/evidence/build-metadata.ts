@@ -1,10 +1,10 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {digestFile, digestJson} from '../plan/digest.js';
-import {installRoot} from '../plan/install-root.js';
+import {digestFile, digestJson} from '../../files/digest.js';
+import {installRoot} from '../../files/install-root.js';
 import {listFiles, recordedName} from '../plan/source-sets.js';
 
-const shippedFolders = ['supervisor', 'workers', 'engine', 'tasks', 'sdk', 'controller-protocol'];
+const shippedFolders = ['process', 'files', 'controller-protocol', 'sdk', 'harness', 'engine', 'tasks', 'scripted', 'workers', 'supervisor'];
 
 /** The digest of the compiled code that runs an attempt, file by file. */
 export async function buildDigest(root = installRoot): Promise<{digest: string; files: number}> {

@@ -1,8 +1,8 @@
 import {spawn} from 'node:child_process';
 import {once} from 'node:events';
 import t, {type Test} from 'tap';
-import {carriesMarker, freshTable, lastCreatedPid, readStat} from '../../../supervisor/process/proc-table.js';
-import {checkNoLeaks} from '../../leak-check.js';
+import {carriesMarker, freshTable, lastCreatedPid, readStat} from '../../process/proc-table.js';
+import {checkNoLeaks} from '../leak-check.js';
 
 checkNoLeaks(t);
 
