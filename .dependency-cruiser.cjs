@@ -1,0 +1,94 @@
+/**
+ * The layers of harness-lab, lowest first: the source of truth for what may import what.
+ * A module may import its own layer's folder and any layer below; never one above, and never in a cycle.
+ * CONTRIBUTING.md draws the same table for people; this file is what `npm test` checks.
+ */
+const layers = [
+	// 0. Foundation: import nothing of the project but themselves.
+	{name: 'process', path: '^process/'},
+	{name: 'files', path: '^files/'},
+	{name: 'controller-protocol', path: '^controller-protocol/'},
+	// 1. What candidates, cartridge tools and controllers import.
+	{name: 'sdk', path: '^sdk/'},
+	// 2. What an agent is made of.
+	{name: 'harness', path: '^harness/'},
+	// 3. Runs one Harness on one task with a provider and a workspace.
+	{name: 'engine', path: '^engine/'},
+	// 4. Task sources, and the scripted provider that plays them.
+	{name: 'tasks', path: '^tasks/'},
+	{name: 'scripted', path: '^scripted/'},
+	// 5. What runs where a task runs.
+	{name: 'workers', path: '^workers/'},
+	// 6. The supervisor, its own folders lowest first.
+	{name: 'supervisor/controller', path: '^supervisor/controller/'},
+	{name: 'supervisor/source', path: '^supervisor/source/'},
+	{name: 'supervisor/plan', path: '^supervisor/plan/'},
+	{name: 'supervisor/evidence', path: '^supervisor/evidence/'},
+	{name: 'supervisor/host', path: '^supervisor/host/'},
+	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
+	{name: 'supervisor/compare', path: '^supervisor/compare/'},
+	{name: 'supervisor/pair', path: '^supervisor/pair/'},
+	// 7. Self-checks: they run bin/hlab.js as a user would.
+	{name: 'checks', path: '^checks/'},
+	// 8. The command line, on top of everything it offers.
+	{name: 'supervisor/cli', path: '^supervisor/cli/'},
+];
+
+/** Layers that sit side by side: neither may import the other (beyond the order above). */
+const peers = [['process', 'files', 'controller-protocol'], ['supervisor/controller', 'supervisor/source']];
+
+const escape = name => name.replace(/[/]/g, '\\/');
+
+function upwardRules() {
+	return layers.flatMap((layer, index) => {
+		const above = layers.slice(index + 1).map(higher => higher.path);
+		const sideways = peers.find(group => group.includes(layer.name))?.filter(name => name !== layer.name) ?? [];
+		const forbidden = [...above, ...sideways.map(name => layers.find(other => other.name === name).path)];
+		if (forbidden.length === 0) return [];
+		return [{
+			name: `layer:${layer.name}`,
+			comment: `${layer.name} may import only itself and the layers below it`,
+			severity: 'error',
+			from: {path: layer.path},
+			to: {path: forbidden.join('|')},
+		}];
+	});
+}
+
+module.exports = {
+	forbidden: [
+		...upwardRules(),
+		{
+			name: 'no-cycle',
+			comment: 'a cycle makes two modules one: say which is below',
+			severity: 'error',
+			from: {},
+			to: {circular: true},
+		},
+		{
+			name: 'product-imports-no-tests',
+			comment: 'what ships never imports the test suite, the benchmarks or the examples',
+			severity: 'error',
+			from: {pathNot: '^(test|bench|examples)/'},
+			to: {path: '^(test|bench|examples)/'},
+		},
+		{
+			name: 'not-to-unresolvable',
+			comment: 'an import that leads to no file',
+			severity: 'error',
+			from: {},
+			// harness-lab/sdk is how candidates and controllers name the SDK; the candidate compiler maps it.
+			to: {couldNotResolve: true, pathNot: '^harness-lab/sdk$'},
+		},
+	],
+	options: {
+		parser: 'swc',
+		doNotFollow: {path: 'node_modules'},
+		// Task data and test fixtures are inputs, not modules of the project.
+		exclude: {path: '^(dist|node_modules|experiments|bench/[.]peer)/|^tasks/[^/]+/(files|expected)/|/fixtures/'},
+		tsConfig: {fileName: 'tsconfig.json'},
+		// Package subpaths (js-tiktoken/ranks/...) resolve through their exports maps, as Node does.
+		enhancedResolveOptions: {exportsFields: ['exports'], conditionNames: ['import', 'node', 'default']},
+		skipAnalysisNotInRules: true,
+	},
+};
