@@ -24,10 +24,3 @@ export async function digestFile(path: string): Promise<Digest | null> {
 		return null;
 	}
 }
-
-/** Digests of several files, keyed by the names given; missing files map to null. */
-export async function digestFileMap(files: Record<string, string>): Promise<Record<string, Digest | null>> {
-	const out: Record<string, Digest | null> = {};
-	for (const name of Object.keys(files).sort()) out[name] = await digestFile(files[name]!);
-	return out;
-}
