@@ -46,7 +46,7 @@ const HarnessShape = z.object({
 	}).strict(),
 	task_template: TaskTemplate,
 	tools: z.array(HarnessTool),
-	/** The tools offered to the model, by name; a subset of `tools`. */
+	/** The tools offered to the model, by name and in the order offered; a subset of `tools`. */
 	enabled_tools: z.array(z.string()),
 	context: ContextPolicy,
 	limits: StoppingLimits,

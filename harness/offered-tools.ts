@@ -1,10 +1,9 @@
 import type {ToolDefinition} from '../sdk/plugin.js';
 import type {Harness, HarnessTool} from './harness-schema.js';
 
-/** The enabled tools, in the order the harness defines them. */
+/** The enabled tools, in the order the enabled set lists them (the order the model is offered them). */
 export function enabledTools(harness: Harness): HarnessTool[] {
-	const enabled = new Set(harness.enabled_tools);
-	return harness.tools.filter(tool => enabled.has(tool.name));
+	return harness.enabled_tools.flatMap(name => harness.tools.filter(tool => tool.name === name));
 }
 
 /** The tool definitions a request offers the model: exactly the enabled tools, in the chat-completions shape. */
