@@ -67,9 +67,15 @@ export const Harness = HarnessShape.superRefine((harness, context) => {
 });
 export type Harness = z.infer<typeof Harness>;
 
-/** The reason a value is not a Harness, one line, or null when it is one. */
-export function harnessProblem(value: unknown): string | null {
+/** A value read as a Harness: the harness, or the reason it is not one, in one line. */
+export function parseHarness(value: unknown): {ok: true; harness: Harness} | {ok: false; problem: string} {
 	const parsed = Harness.safeParse(value);
-	if (parsed.success) return null;
-	return parsed.error.issues.map(issue => `${issue.path.join('.') || 'harness'}: ${issue.message}`).join('; ');
+	if (parsed.success) return {ok: true, harness: parsed.data};
+	return {ok: false, problem: parsed.error.issues.map(issue => `${issue.path.join('.') || 'harness'}: ${issue.message}`).join('; ')};
+}
+
+/** The reason a value is not a Harness, or null when it is one. */
+export function harnessProblem(value: unknown): string | null {
+	const parsed = parseHarness(value);
+	return parsed.ok ? null : parsed.problem;
 }

@@ -1,5 +1,5 @@
 /** The Harness: what an agent is made of, as data the engine runs and experiments fingerprint. */
-export {ContextPolicy, Harness, HarnessTool, StoppingLimits, harnessProblem, harnessSchemaVersion} from './harness-schema.js';
+export {ContextPolicy, Harness, HarnessTool, StoppingLimits, harnessProblem, harnessSchemaVersion, parseHarness} from './harness-schema.js';
 export {TaskTemplate, TemplateVariable, placeholdersOf, renderTemplate, templateProblems, templateVariables} from './task-template.js';
 export {ToolParameters, toolParameters} from './tool-parameters.js';
 export {HarnessFingerprint, fingerprintHarness} from './fingerprint.js';

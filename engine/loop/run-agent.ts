@@ -2,7 +2,7 @@ import {mkdirSync, realpathSync} from 'node:fs';
 import {join} from 'node:path';
 import OpenAI from 'openai';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {builtinAgent, fingerprintHarness, Harness, renderTemplate, type HarnessFingerprint} from '../../harness/index.js';
+import {builtinAgent, fingerprintHarness, parseHarness, renderTemplate, type Harness, type HarnessFingerprint} from '../../harness/index.js';
 import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
 import type {ExecutionOutcome, FailureReason} from '../outcome.js';
@@ -54,9 +54,9 @@ const noKey = 'hlab-no-key';
 type CheckedHarness = {ok: true; harness: Harness; fingerprint: HarnessFingerprint} | {ok: false; problem: string};
 
 function checkHarness(value: Harness | undefined): CheckedHarness {
-	const parsed = Harness.safeParse(value ?? builtinAgent);
-	if (!parsed.success) return {ok: false, problem: `the harness is not valid: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'harness'}: ${issue.message}`).join('; ')}`};
-	return {ok: true, harness: parsed.data, fingerprint: fingerprintHarness(parsed.data)};
+	const parsed = parseHarness(value ?? builtinAgent);
+	if (!parsed.ok) return {ok: false, problem: `the harness is not valid: ${parsed.problem}`};
+	return {ok: true, harness: parsed.harness, fingerprint: fingerprintHarness(parsed.harness)};
 }
 
 /** The state of one execution; `runAgent` drives it. */

@@ -40,6 +40,11 @@ t.test('the fingerprint does not depend on key order', async t => {
 	t.same(fingerprintHarness(structuredClone(builtinAgent)), fingerprintHarness(builtinAgent));
 });
 
+t.test('a harness stored as JSON text reads back to the same fingerprint', async t => {
+	const stored = JSON.stringify(builtinAgent, null, '\t');
+	t.same(fingerprintHarness(JSON.parse(stored) as Harness), fingerprintHarness(builtinAgent), 'the argument schemas are plain data');
+});
+
 t.test('the fingerprint changes when any field changes', async t => {
 	const base = fingerprintHarness(builtinAgent).digest;
 	const seen = new Map<string, string>([[base, 'the built-in agent']]);
