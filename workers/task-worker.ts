@@ -25,6 +25,8 @@ export default async function runTaskJob(job: TaskJob | {warmup: true}): Promise
 		let outcome;
 		try {
 			outcome = await runAgent({
+				// A harness is plain data, so it crosses to this thread intact; absent, the built-in agent runs.
+				harness: job.harness,
 				task: job.task,
 				workspace: job.workspace,
 				stateDir: job.stateDir,

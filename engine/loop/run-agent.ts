@@ -2,6 +2,7 @@ import {mkdirSync, realpathSync} from 'node:fs';
 import {join} from 'node:path';
 import OpenAI from 'openai';
 import {setTimeout as sleep} from 'node:timers/promises';
+import {builtinAgent, fingerprintHarness, parseHarness, renderTemplate, type Harness, type HarnessFingerprint} from '../../harness/index.js';
 import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
 import type {ExecutionOutcome, FailureReason} from '../outcome.js';
@@ -10,26 +11,30 @@ import type {LoadedPlugin} from '../plugins/loaded-plugin.js';
 import {transformRequest} from '../plugins/request-transform.js';
 import {decideStep, type StopDecision} from '../plugins/step-policy.js';
 import type {ResolvedProvider} from '../provider-config.js';
-import {toolDefinitions} from '../tools/definitions.js';
-import {executeTool, parseDone} from '../tools/execute-tool.js';
+import {executeTool, parseArguments} from '../tools/execute-tool.js';
 import {BackgroundJobs, type CommandContext} from '../tools/run-command.js';
 import {ToolError} from '../tools/tool-error.js';
+import type {ToolImplementation} from '../tools/implementations.js';
+import {bindTools} from '../tools/toolset.js';
 import {Deadline} from './deadline.js';
 import {JsonlLog} from './jsonl-log.js';
 import {isTransient, requestCompletion, type CompletionAnswer, type CompletionRequest, type RequestResult} from './model-request.js';
-import {continueNudge, systemPrompt} from './system-prompt.js';
 import {Transcript} from './transcript.js';
 import {UsageMeter} from './usage-meter.js';
 
 export interface RunAgentOptions {
+	/** What the agent is made of; the built-in coding agent when absent. */
+	harness?: Harness;
 	task: {id: string; prompt: string};
 	workspace: string;
 	/** journal.jsonl and messages.jsonl are appended here (created when missing). */
 	stateDir: string;
 	/** The resolved endpoint; for the scripted provider, the server's URL and a null key variable. */
 	provider: ResolvedProvider;
-	maxSteps: number;
-	timeoutMs: number;
+	/** The run's step budget (a plan's); it replaces the harness's `max_steps` when given. */
+	maxSteps?: number;
+	/** The run's deadline (a plan's); it replaces the harness's `deadline_ms` when given. */
+	timeoutMs?: number;
 	plugins: LoadedPlugin[];
 	/** When given, every plugin must be selected by it (the loaded-module check). */
 	composition?: Composition;
@@ -38,10 +43,21 @@ export interface RunAgentOptions {
 	onProcessGroup?: (pid: number) => void;
 }
 
+type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
+
 /** Retries of a transient provider failure (rate limit, server error, lost connection), within the deadline. */
 const maxRetries = 2;
 /** The placeholder key sent to an endpoint that needs none (the scripted provider). */
 const noKey = 'hlab-no-key';
+
+/** The harness a run uses, checked: the value, or why it cannot be run. */
+type CheckedHarness = {ok: true; harness: Harness; fingerprint: HarnessFingerprint} | {ok: false; problem: string};
+
+function checkHarness(value: Harness | undefined): CheckedHarness {
+	const parsed = parseHarness(value ?? builtinAgent);
+	if (!parsed.ok) return {ok: false, problem: `the harness is not valid: ${parsed.problem}`};
+	return {ok: true, harness: parsed.harness, fingerprint: fingerprintHarness(parsed.harness)};
+}
 
 /** The state of one execution; `runAgent` drives it. */
 class Execution {
@@ -50,10 +66,16 @@ class Execution {
 	readonly transcript: Transcript;
 	readonly usage = new UsageMeter();
 	readonly jobs = new BackgroundJobs();
+	readonly maxSteps: number;
+	readonly timeoutMs: number;
 	steps = 0;
 
-	constructor(readonly options: RunAgentOptions) {
-		this.deadline = new Deadline(options.timeoutMs, options.signal);
+	constructor(readonly options: RunAgentOptions, readonly checked: CheckedHarness) {
+		// A harness that cannot be run fails at once; the built-in limits only bound that moment.
+		const limits = checked.ok ? checked.harness.limits : builtinAgent.limits;
+		this.maxSteps = options.maxSteps ?? limits.max_steps;
+		this.timeoutMs = options.timeoutMs ?? limits.deadline_ms;
+		this.deadline = new Deadline(this.timeoutMs, options.signal);
 		mkdirSync(options.stateDir, {recursive: true});
 		this.journal = new JsonlLog(join(options.stateDir, 'journal.jsonl'));
 		this.transcript = new Transcript(new JsonlLog(join(options.stateDir, 'messages.jsonl')));
@@ -82,14 +104,16 @@ class Execution {
  */
 export async function runAgent(options: RunAgentOptions): Promise<ExecutionOutcome> {
 	const startedAt = performance.now();
-	const run = new Execution(options);
+	const checked = checkHarness(options.harness);
+	const run = new Execution(options, checked);
 	const {journal} = run;
 	journal.append('start', {
 		task_id: options.task.id,
 		workspace: options.workspace,
 		provider: {base_url: options.provider.base_url, model: options.provider.model, api_key_env: options.provider.api_key_env, reasoning_effort: options.provider.reasoning_effort ?? null},
-		max_steps: options.maxSteps,
-		timeout_ms: options.timeoutMs,
+		max_steps: run.maxSteps,
+		timeout_ms: run.timeoutMs,
+		harness: checked.ok ? {name: checked.harness.name, fingerprint: checked.fingerprint} : null,
 		plugins: options.plugins.map(plugin => ({id: plugin.id, origin: plugin.origin, capabilities: plugin.capabilities})),
 	});
 	let outcome: ExecutionOutcome;
@@ -110,6 +134,9 @@ export async function runAgent(options: RunAgentOptions): Promise<ExecutionOutco
 
 async function loop(run: Execution): Promise<ExecutionOutcome> {
 	const {options, journal, transcript, deadline} = run;
+	if (!run.checked.ok) throw new EngineError('init', run.checked.problem);
+	const {harness} = run.checked;
+	const tools = bindTools(harness);
 	const ids = options.plugins.map(plugin => plugin.id);
 	const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
 	if (duplicate !== undefined) throw new EngineError('init', `plugin ${duplicate} is loaded twice`);
@@ -131,18 +158,18 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 		onProcessGroup: options.onProcessGroup,
 		jobs: run.jobs,
 	};
-	transcript.add({role: 'system', content: systemPrompt, step_index: null});
-	transcript.add({role: 'user', content: options.task.prompt, step_index: null});
+	transcript.add({role: 'system', content: harness.instructions.system, step_index: null});
+	transcript.add({role: 'user', content: renderTemplate(harness.task_template, {prompt: options.task.prompt, task_id: options.task.id}), step_index: null});
 
 	for (let step = 0; ; step += 1) {
 		// Once the budget is spent the loop ends without asking the policies.
-		if (step >= options.maxSteps) return run.outcome('unfinished', 'unfinished', `the step budget of ${options.maxSteps} model requests is exhausted`, null, null);
+		if (step >= run.maxSteps) return run.outcome('unfinished', 'unfinished', `the step budget of ${run.maxSteps} model requests is exhausted`, null, null);
 		deadline.throwIfEnded();
 		const policyInput: AgentStepPolicyInput = Object.freeze({
 			task_id: options.task.id,
 			model: options.provider.model,
 			step_index: step,
-			max_steps: options.maxSteps,
+			max_steps: run.maxSteps,
 			transcript: transcript.view(),
 			usage: Object.freeze(run.usage.snapshot()),
 			elapsed_ms: deadline.elapsedMs(),
@@ -155,11 +182,11 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 			model: options.provider.model,
 			step_index: step,
 			messages: transcript.toMessages(),
-			tools: toolDefinitions,
+			tools: tools.definitions,
 		}, {deadline, journal});
 		if ('stop' in transformed) return stopWith(run, transformed, step);
 
-		const request: CompletionRequest = {model: options.provider.model, messages: transformed.messages, tools: toolDefinitions};
+		const request: CompletionRequest = {model: options.provider.model, messages: transformed.messages, tools: tools.definitions};
 		if (options.provider.reasoning_effort) request.reasoning_effort = options.provider.reasoning_effort;
 		run.steps += 1;
 		const answer = await ask(run, client, request, step);
@@ -171,25 +198,31 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 		}));
 		transcript.add({role: 'assistant', content: message.content ?? null, step_index: step, ...(calls.length > 0 ? {tool_calls: calls} : {})});
 		if (calls.length === 0) {
-			transcript.add({role: 'user', content: continueNudge, step_index: step});
+			transcript.add({role: 'user', content: harness.instructions.continue, step_index: step});
 			continue;
 		}
 		for (const call of calls) {
 			journal.append('tool_call', {step_index: step, id: call.id, name: call.name, arguments: call.arguments});
-			if (call.name === 'done') {
-				let summary: string;
-				try {
-					summary = parseDone(call.arguments);
-				} catch (error) {
-					if (!(error instanceof ToolError)) throw error;
-					addToolResult(run, call, step, `error: ${error.message}`, true);
-					continue;
-				}
-				return run.outcome('done', null, null, summary || message.content || null, null);
+			const implementation = tools.find(call.name)?.implementation;
+			if (implementation?.kind === 'finish') {
+				const summary = finishingSummary(run, implementation, call, step);
+				if (summary !== null) return run.outcome('done', null, null, summary || message.content || null, null);
+				continue;
 			}
-			const result = await executeTool(commands, call.name, call.arguments);
+			const result = await executeTool(commands, call.name, call.arguments, tools);
 			addToolResult(run, call, step, result.content, result.is_error, result.run?.record ?? null);
 		}
+	}
+}
+
+/** The summary of a finishing call, or null when its arguments are malformed (the model is told, the loop goes on). */
+function finishingSummary(run: Execution, implementation: FinishingTool, call: TranscriptToolCall, step: number): string | null {
+	try {
+		return parseArguments(implementation.args, call.name, call.arguments).summary;
+	} catch (error) {
+		if (!(error instanceof ToolError)) throw error;
+		addToolResult(run, call, step, `error: ${error.message}`, true);
+		return null;
 	}
 }
 

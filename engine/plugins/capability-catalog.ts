@@ -31,7 +31,3 @@ export const capabilityCatalog: CapabilityDescriptor[] = [
 			+ 'in the same order as policies, each receiving the previous one\'s messages.',
 	},
 ];
-
-export function describeCapability(id: string): CapabilityDescriptor | null {
-	return capabilityCatalog.find(entry => entry.id === id) ?? null;
-}

@@ -1,24 +1,18 @@
-import {z} from 'zod';
+import type {z} from 'zod';
+import {builtinAgent} from '../../harness/index.js';
 import {EngineError} from '../engine-error.js';
-import {listFilesTool, readFileTool, writeFileTool} from './file-tools.js';
-import {runCommandTool, type CommandContext} from './run-command.js';
+import type {ToolOutcome} from './implementations.js';
+import type {CommandContext} from './run-command.js';
 import {ToolError} from './tool-error.js';
-import type {GroupRun} from '../../process/index.js';
+import {bindTools, type Toolset} from './toolset.js';
 
-const ReadArgs = z.object({path: z.string()}).strict();
-const WriteArgs = z.object({path: z.string(), content: z.string()}).strict();
-const ListArgs = z.object({path: z.string().optional()}).strict();
-const CommandArgs = z.object({command: z.string(), timeout_seconds: z.number().optional(), background: z.boolean().optional()}).strict();
-const DoneArgs = z.object({summary: z.string().optional()}).strict();
+export type {ToolOutcome} from './implementations.js';
 
-export interface ToolOutcome {
-	content: string;
-	is_error: boolean;
-	run: GroupRun | null;
-}
+/** The built-in agent's tools, bound once: what a caller that names no toolset gets. */
+export const builtinToolset = bindTools(builtinAgent);
 
 /** The arguments of a tool call, parsed; a malformed call is the model's mistake, reported back to it. */
-function parseArguments<T>(schema: z.ZodType<T>, name: string, text: string): T {
+export function parseArguments<T>(schema: z.ZodType<T>, name: string, text: string): T {
 	let value: unknown;
 	try {
 		value = text.trim() === '' ? {} : JSON.parse(text);
@@ -30,37 +24,19 @@ function parseArguments<T>(schema: z.ZodType<T>, name: string, text: string): T 
 	return parsed.data;
 }
 
-/** The summary of a `done` call, or a ToolError for malformed arguments. */
-export function parseDone(text: string): string {
-	return parseArguments(DoneArgs, 'done', text).summary ?? '';
-}
-
 /**
- * Runs one tool call. Request mistakes come back as an error observation (`is_error`);
- * a broken machine, the deadline or a cancellation throws an EngineError that ends the loop.
+ * Runs one tool call with the implementation the toolset binds its name to. Request mistakes (a tool that is not
+ * enabled, bad arguments, a bad path) come back as an error observation (`is_error`); a broken machine, the deadline
+ * or a cancellation throws an EngineError that ends the loop.
  */
-export async function executeTool(context: CommandContext, name: string, argumentsText: string): Promise<ToolOutcome> {
+export async function executeTool(context: CommandContext, name: string, argumentsText: string, tools: Toolset = builtinToolset): Promise<ToolOutcome> {
 	try {
-		switch (name) {
-			case 'read_file': {
-				const args = parseArguments(ReadArgs, name, argumentsText);
-				return {content: await readFileTool(context.root, args.path), is_error: false, run: null};
-			}
-			case 'write_file': {
-				const args = parseArguments(WriteArgs, name, argumentsText);
-				return {content: await writeFileTool(context.root, args.path, args.content), is_error: false, run: null};
-			}
-			case 'list_files': {
-				const args = parseArguments(ListArgs, name, argumentsText);
-				return {content: await listFilesTool(context.root, args.path ?? '.'), is_error: false, run: null};
-			}
-			case 'run_command': {
-				const args = parseArguments(CommandArgs, name, argumentsText);
-				return await runCommandTool(context, args.command, args.timeout_seconds, args.background ?? false);
-			}
-			default:
-				throw new ToolError(`there is no tool named ${name}; the tools are read_file, write_file, list_files, run_command and done`);
-		}
+		const bound = tools.find(name);
+		if (bound === undefined) throw new ToolError(`there is no tool named ${name}; ${tools.describeNames()}`);
+		const {implementation} = bound;
+		// The loop ends on a finishing tool before it gets here.
+		if (implementation.kind === 'finish') throw new ToolError(`${name} ends the task and is not run as a command`);
+		return await implementation.run(context, parseArguments(implementation.args, name, argumentsText) as never);
 	} catch (error) {
 		if (error instanceof ToolError) return {content: `error: ${error.message}`, is_error: true, run: null};
 		if (error instanceof EngineError) throw error;

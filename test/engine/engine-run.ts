@@ -33,12 +33,13 @@ export async function runScripted(
 	t: Test,
 	server: ScriptedServer,
 	task: {id: string; prompt: string},
-	options: {plugins?: LoadedPlugin[]; maxSteps?: number; timeoutMs?: number; workspace?: string; signal?: AbortSignal; onProcessGroup?: (pid: number) => void; composition?: RunAgentOptions['composition']} = {},
+	options: {harness?: RunAgentOptions['harness']; plugins?: LoadedPlugin[]; maxSteps?: number; timeoutMs?: number; workspace?: string; signal?: AbortSignal; onProcessGroup?: (pid: number) => void; composition?: RunAgentOptions['composition']} = {},
 ): Promise<EngineRun> {
 	const dir = await tempDir(t);
 	const workspace = options.workspace ?? dir;
 	const stateDir = join(dir, '.state');
 	const outcome = await runAgent({
+		harness: options.harness,
 		task,
 		workspace,
 		stateDir,

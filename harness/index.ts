@@ -1,0 +1,8 @@
+/** The Harness: what an agent is made of, as data the engine runs and experiments fingerprint. */
+export {ContextPolicy, Harness, HarnessTool, StoppingLimits, harnessProblem, harnessSchemaVersion, parseHarness} from './harness-schema.js';
+export {TaskTemplate, TemplateVariable, placeholdersOf, renderTemplate, templateProblems, templateVariables} from './task-template.js';
+export {ToolParameters, toolParameters} from './tool-parameters.js';
+export {HarnessFingerprint, fingerprintHarness} from './fingerprint.js';
+export {enabledTools, offeredTools} from './offered-tools.js';
+export {builtinAgent} from './builtin-agent.js';
+export {builtinTools, DoneArgs, ListFilesArgs, ReadFileArgs, RunCommandArgs, WriteFileArgs, type BuiltinTool} from './builtin-tools.js';
