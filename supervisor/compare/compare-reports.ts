@@ -5,8 +5,9 @@ import {taskRows} from './table.js';
 import {readSide, verifyScorer, verifySides} from './verify-reports.js';
 import {rescoreWithController} from './controller-rescore.js';
 import {compareTiming} from './compare-timing.js';
+import {InputError} from '../input-error.js';
 
-export class DecisionExistsError extends Error {
+export class DecisionExistsError extends InputError {
 	readonly reason = 'decision_exists';
 }
 

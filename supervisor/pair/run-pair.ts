@@ -10,8 +10,9 @@ import {runSide} from './run-side.js';
 import {copyInput, snapshotExecutable, snapshotSourceArchive} from './snapshot-inputs.js';
 import {emptyTasks} from './sync-ledger.js';
 import {createNewDir} from '../evidence/evidence-dir.js';
+import {InputError} from '../input-error.js';
 
-export class PairInputError extends Error {
+export class PairInputError extends InputError {
 	constructor(readonly reason: 'output_exists' | 'bad_input', message: string) {
 		super(message);
 	}
