@@ -1,0 +1,139 @@
+import {mkdtemp, readdir, stat} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+import {compileCandidate} from '../../engine/candidate/compile-candidate.js';
+import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
+import {EngineError} from '../../engine/engine-error.js';
+import {failedBeforeStart} from '../../engine/loop/run-agent.js';
+import type {ExecutionOutcome} from '../../engine/outcome.js';
+import {builtinTasks, getTask, missingTools, type TaskDefinition} from '../../tasks/index.js';
+import {builtinAttemptTask} from '../attempt/attempt-task.js';
+import {TaskPool, type PoolRun} from '../attempt/task-pool.js';
+import {UsageError} from '../input-error.js';
+import type {PlanProvider} from '../plan/plan-schema.js';
+import {AgentRun, agentRunSchema} from './agent-run.js';
+import {startProvider} from './start-provider.js';
+
+export interface RunOneOptions {
+	taskId: string;
+	workspace: string;
+	/** Default: a new temporary directory. */
+	stateDir: string | null;
+	candidatePath: string | null;
+	provider: PlanProvider;
+	maxSteps: number;
+	timeoutMs: number;
+	gradeTimeoutMs: number;
+	/** Ends the execution; the workspace is still graded. */
+	signal: AbortSignal;
+}
+
+/** Slack past the engine's own timeout before the thread itself is ended (as in an attempt). */
+const deadlineSlackMs = 2000;
+
+/**
+ * Runs one built-in task outside an experiment with the pieces an attempt uses: the task's own setup, the
+ * provider started as an attempt starts it, the candidate compiled once and loaded in a task thread, and the
+ * task's independent grader on the workspace afterwards.
+ */
+export async function runOneTask(options: RunOneOptions): Promise<AgentRun> {
+	const task = knownTask(options.taskId);
+	const workspace = resolve(options.workspace);
+	await checkWorkspace(workspace);
+	await task.setup(workspace);
+	const stateDir = options.stateDir === null ? await mkdtemp(join(tmpdir(), 'hlab-agent-')) : resolve(options.stateDir);
+	const startedAt = performance.now();
+	const {outcome, candidate, pluginId} = await execute(task, workspace, stateDir, options);
+	const wallMs = performance.now() - startedAt;
+	// The grader is not interrupted with the run: an interrupted run still gets its workspace graded.
+	const grade = await builtinAttemptTask(task).grade({workspace, outcome, stateDir, timeoutMs: options.gradeTimeoutMs, signal: new AbortController().signal});
+	return AgentRun.parse({
+		schema: agentRunSchema,
+		task: task.id,
+		workspace,
+		state_dir: stateDir,
+		provider: options.provider,
+		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
+		candidate: candidate === null ? null : {source_path: candidate.source_path, source_digest: candidate.source_digest, code_digest: candidate.code_digest, plugin_id: pluginId},
+		outcome,
+		grade,
+		wall_ms: Math.round(wallMs),
+	});
+}
+
+function knownTask(id: string): TaskDefinition {
+	const task = getTask(id);
+	if (!task) throw new UsageError(`unknown task ${id} (known: ${builtinTasks.map(entry => entry.id).join(', ')})`, 'unknown_task');
+	return task;
+}
+
+/** The workspace must be missing or an empty directory, so the grade is of this run alone. */
+async function checkWorkspace(workspace: string): Promise<void> {
+	let info;
+	try {
+		info = await stat(workspace);
+	} catch {
+		return;
+	}
+	if (!info.isDirectory()) throw new UsageError(`workspace ${workspace} exists and is not a directory`, 'workspace');
+	if ((await readdir(workspace)).length > 0) throw new UsageError(`workspace ${workspace} is not empty; give a new or empty directory`, 'workspace');
+}
+
+interface Executed {
+	outcome: ExecutionOutcome;
+	candidate: CandidateSnapshot | null;
+	pluginId: string | null;
+}
+
+/** Everything before grading; a failure the engine classifies becomes a failed outcome, never a thrown error. */
+async function execute(task: TaskDefinition, workspace: string, stateDir: string, options: RunOneOptions): Promise<Executed> {
+	let candidate: CandidateSnapshot | null = null;
+	const failed = (error: EngineError): Executed => ({outcome: failedBeforeStart(error), candidate, pluginId: null});
+	const missing = missingTools(task.tools);
+	if (missing.length > 0) return failed(new EngineError('missing_tool', `the task needs ${missing.join(', ')} on PATH`));
+	if (options.candidatePath !== null) {
+		try {
+			candidate = await compileCandidate(options.candidatePath);
+		} catch (error) {
+			if (!(error instanceof EngineError)) throw error;
+			return failed(error);
+		}
+	}
+	let started;
+	try {
+		started = await startProvider(options.provider, stateDir);
+	} catch (error) {
+		return failed(new EngineError('init', `the provider could not start: ${(error as Error).message}`));
+	}
+	const pool = new TaskPool(1);
+	try {
+		const run = await pool.run({
+			task: {id: task.id, prompt: task.prompt},
+			workspace,
+			stateDir,
+			provider: started.provider,
+			maxSteps: options.maxSteps,
+			timeoutMs: options.timeoutMs,
+			candidate,
+		}, {deadlineMs: options.timeoutMs + deadlineSlackMs, signal: options.signal});
+		return {...outcomeOf(run), candidate};
+	} finally {
+		await pool.close();
+		await started.close();
+	}
+}
+
+/** The thread's answer as an outcome: how it ended when it gave none. */
+function outcomeOf(run: PoolRun): Omit<Executed, 'candidate'> {
+	const failed = (reason: ConstructorParameters<typeof EngineError>[0], message: string) => ({outcome: failedBeforeStart(new EngineError(reason, message)), pluginId: null});
+	switch (run.kind) {
+		case 'deadline': return failed('timeout', run.message);
+		case 'aborted': return failed('aborted', run.message);
+		case 'crash': return failed('crash', run.message);
+		default: break;
+	}
+	const result = run.result;
+	if (result.kind === 'init_failed') return failed('init', result.message);
+	if (result.kind === 'error') return failed(result.reason, result.message);
+	return {outcome: result.outcome, pluginId: result.loaded_plugins[0] ?? null};
+}
