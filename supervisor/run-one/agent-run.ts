@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {ExecutionOutcome} from '../../engine/outcome.js';
+import {ExecutionOutcome} from '../../engine/index.js';
 import {Grade} from '../../tasks/index.js';
 import {PlanProvider} from '../plan/plan-schema.js';
 

@@ -1,11 +1,7 @@
 import {mkdtemp, readdir, stat} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
-import {compileCandidate} from '../../engine/candidate/compile-candidate.js';
-import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
-import {EngineError} from '../../engine/engine-error.js';
-import {failedBeforeStart} from '../../engine/loop/run-agent.js';
-import type {ExecutionOutcome} from '../../engine/outcome.js';
+import {compileCandidate, EngineError, failedBeforeStart, type CandidateSnapshot, type ExecutionOutcome, type FailureReason} from '../../engine/index.js';
 import {builtinTasks, getTask, missingTools, type TaskDefinition} from '../../tasks/index.js';
 import {builtinAttemptTask} from '../attempt/attempt-task.js';
 import {TaskPool, type PoolRun} from '../attempt/task-pool.js';
@@ -125,7 +121,7 @@ async function execute(task: TaskDefinition, workspace: string, stateDir: string
 
 /** The thread's answer as an outcome: how it ended when it gave none. */
 function outcomeOf(run: PoolRun): Omit<Executed, 'candidate'> {
-	const failed = (reason: ConstructorParameters<typeof EngineError>[0], message: string) => ({outcome: failedBeforeStart(new EngineError(reason, message)), pluginId: null});
+	const failed = (reason: FailureReason, message: string) => ({outcome: failedBeforeStart(new EngineError(reason, message)), pluginId: null});
 	switch (run.kind) {
 		case 'deadline': return failed('timeout', run.message);
 		case 'aborted': return failed('aborted', run.message);

@@ -1,4 +1,4 @@
-import {resolveProvider, type ResolvedProvider} from '../../engine/provider-config.js';
+import {resolveProvider, type ResolvedProvider} from '../../engine/index.js';
 import {startScriptedService} from '../attempt/scripted-service.js';
 import type {PlanProvider} from '../plan/plan-schema.js';
 
