@@ -1,6 +1,6 @@
 import {Command, Option} from 'commander';
-import {checkSummary, itemLine} from '../../checks/check-summary.js';
 import {runCleanupCheck} from '../../checks/process-cleanup/run-check.js';
+import {cleanupCheckSummary} from '../../checks/process-cleanup/summary.js';
 import {registerControllerCheck} from './check-controller.js';
 import {registerPairRecoveryCheck} from './check-pair-recovery.js';
 import {reportCheck, requireNewOutput} from './check-report.js';
@@ -16,8 +16,7 @@ export function registerCheck(program: Command): void {
 		.action(async (flags: {output: string; json?: boolean; disableSweep?: boolean}) => {
 			requireNewOutput(flags.output);
 			const result = await runCleanupCheck({outputDir: flags.output, disableSweep: flags.disableSweep});
-			reportCheck(result, flags.json, checkSummary('process-cleanup', flags.output, result.passed, result.scenarios.map(scenario => itemLine(scenario, 34,
-				scenario.killed.length === 0 ? 'nothing to kill' : `killed ${scenario.killed.map(entry => `${entry.pid}:${entry.how}`).join(' ')}`))));
+			reportCheck(result, flags.json, cleanupCheckSummary(result, flags.output));
 		});
 	registerPairRecoveryCheck(check);
 	registerControllerCheck(check);
