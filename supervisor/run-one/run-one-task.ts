@@ -1,7 +1,7 @@
 import {mkdtemp, readdir, stat} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
-import {compileCandidate, EngineError, failedBeforeStart, type CandidateSnapshot, type ExecutionOutcome, type FailureReason} from '../../engine/index.js';
+import {compileCandidate, EngineError, failedBeforeStart, type CandidateSnapshot, type ExecutionOutcome, type FailureReason, type ResolvedProvider} from '../../engine/index.js';
 import {builtinTasks, getTask, missingTools, type TaskDefinition} from '../../tasks/index.js';
 import {builtinAttemptTask} from '../attempt/attempt-task.js';
 import {TaskPool, type PoolRun} from '../attempt/task-pool.js';
@@ -81,41 +81,43 @@ interface Executed {
 	pluginId: string | null;
 }
 
-/** Everything before grading; a failure the engine classifies becomes a failed outcome, never a thrown error. */
+/** Everything before grading, in stages; a failure the engine classifies becomes a failed outcome, never a thrown error. */
 async function execute(task: TaskDefinition, workspace: string, stateDir: string, options: RunOneOptions): Promise<Executed> {
-	let candidate: CandidateSnapshot | null = null;
-	const failed = (error: EngineError): Executed => ({outcome: failedBeforeStart(error), candidate, pluginId: null});
 	const missing = missingTools(task.tools);
-	if (missing.length > 0) return failed(new EngineError('missing_tool', `the task needs ${missing.join(', ')} on PATH`));
-	if (options.candidatePath !== null) {
-		try {
-			candidate = await compileCandidate(options.candidatePath);
-		} catch (error) {
-			if (!(error instanceof EngineError)) throw error;
-			return failed(error);
-		}
-	}
-	let started;
+	if (missing.length > 0) return failedRun(new EngineError('missing_tool', `the task needs ${missing.join(', ')} on PATH`), null);
+	const candidate = options.candidatePath === null ? null : await compile(options.candidatePath);
+	if (candidate instanceof EngineError) return failedRun(candidate, null);
+	const started = await startProvider(options.provider, stateDir).catch((error: Error) => new EngineError('init', `the provider could not start: ${error.message}`));
+	if (started instanceof EngineError) return failedRun(started, candidate);
 	try {
-		started = await startProvider(options.provider, stateDir);
-	} catch (error) {
-		return failed(new EngineError('init', `the provider could not start: ${(error as Error).message}`));
+		return {...await runInThread({id: task.id, prompt: task.prompt}, workspace, stateDir, started.provider, candidate, options), candidate};
+	} finally {
+		await started.close();
 	}
+}
+
+function failedRun(error: EngineError, candidate: CandidateSnapshot | null): Executed {
+	return {outcome: failedBeforeStart(error), candidate, pluginId: null};
+}
+
+/** The candidate compiled once, as an attempt compiles it; a candidate that does not compile is the run's failure. */
+async function compile(path: string): Promise<CandidateSnapshot | EngineError> {
+	try {
+		return await compileCandidate(path);
+	} catch (error) {
+		if (error instanceof EngineError) return error;
+		throw error;
+	}
+}
+
+/** One task in a worker thread of the attempt's task pool: the candidate loads there, and the thread ends at the deadline. */
+async function runInThread(task: {id: string; prompt: string}, workspace: string, stateDir: string, provider: ResolvedProvider, candidate: CandidateSnapshot | null, options: RunOneOptions): Promise<Omit<Executed, 'candidate'>> {
 	const pool = new TaskPool(1);
 	try {
-		const run = await pool.run({
-			task: {id: task.id, prompt: task.prompt},
-			workspace,
-			stateDir,
-			provider: started.provider,
-			maxSteps: options.maxSteps,
-			timeoutMs: options.timeoutMs,
-			candidate,
-		}, {deadlineMs: options.timeoutMs + deadlineSlackMs, signal: options.signal});
-		return {...outcomeOf(run), candidate};
+		const run = await pool.run({task, workspace, stateDir, provider, maxSteps: options.maxSteps, timeoutMs: options.timeoutMs, candidate}, {deadlineMs: options.timeoutMs + deadlineSlackMs, signal: options.signal});
+		return outcomeOf(run);
 	} finally {
 		await pool.close();
-		await started.close();
 	}
 }
 
