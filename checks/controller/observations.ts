@@ -8,6 +8,7 @@ import {totalsOf} from '../../supervisor/attempt/totals.js';
 import type {ControllerClient} from '../../supervisor/controller/index.js';
 import {digestBytes} from '../../files/digest.js';
 import type {Plan} from '../../supervisor/plan/plan-schema.js';
+import {writeJson} from '../../files/write-json.js';
 
 export interface ObservationSide {
 	/** The attempt folder to write (plan.json, report.json, tasks/). */
@@ -50,7 +51,7 @@ export async function writeObservations(side: ObservationSide, plan: Plan, planB
 			grade, outcome, usage, wall_ms: 1000,
 			evidence: {result: `${rel}/result.json`, workspace: `${rel}/workspace`, messages: `${rel}/messages.jsonl`},
 		};
-		await writeFile(join(side.dir, rel, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+		await writeJson(join(side.dir, rel, 'result.json'), result);
 		results.push(result);
 	}
 	const source = side.candidate === null ? null : await readFile(side.candidate);
@@ -74,7 +75,7 @@ export async function writeObservations(side: ObservationSide, plan: Plan, planB
 		attempt_wall_ms: 1000 * results.length,
 	});
 	const path = join(side.dir, 'report.json');
-	await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+	await writeJson(path, report);
 	return path;
 }
 

@@ -9,6 +9,7 @@ import {runInGroup} from '../../process/index.js';
 import {ControllerCheckResult, type ControllerCheckStep} from './result-schema.js';
 import {FreshWorkspaces, writeObservations} from './observations.js';
 import {checkResultSchema} from '../check-result.js';
+import {writeJson} from '../../files/write-json.js';
 
 export interface ControllerCheckOptions {
 	/** The hlab executable whose `eval --compare` is checked. */
@@ -47,7 +48,7 @@ export async function runControllerCheck(options: ControllerCheckOptions): Promi
 			passed: steps.length > 0 && steps.every(step => step.passed),
 			steps,
 		});
-		await writeFile(join(out, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+		await writeJson(join(out, 'result.json'), result, {durable: true});
 		return result;
 	};
 	const {bytes, plan} = await readPlanFile(options.plan);

@@ -4,7 +4,7 @@ import {join, resolve} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {scriptedModel} from '../../engine/provider-config.js';
 import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
-import {distPath} from '../../files/install-root.js';
+import {writeBytes, writeJson} from '../../files/write-json.js';
 import {PairRecord} from '../../supervisor/pair/index.js';
 import {runInGroup} from '../../process/index.js';
 import {findTagged, readStat, readTable} from '../../process/proc-table.js';
@@ -15,6 +15,7 @@ import {PairRecoveryCheckResult, type RecoveryScenarioResult} from './result-sch
 import {recoveryScenarios, type RecoveryScenario} from './scenarios.js';
 import {writeSyntheticSide} from './synthetic-side.js';
 import {checkResultSchema} from '../check-result.js';
+import {hlabArgv} from '../hlab-command.js';
 
 export interface PairRecoveryOptions {
 	/** Must not exist; the check creates it. */
@@ -55,7 +56,7 @@ export async function runPairRecoveryCheck(options: PairRecoveryOptions): Promis
 		passed: results.length > 0 && results.every(scenario => scenario.passed),
 		scenarios: results,
 	});
-	await writeFile(join(out, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+	await writeJson(join(out, 'result.json'), result, {durable: true});
 	return result;
 }
 
@@ -88,12 +89,12 @@ async function runScenario(scenario: RecoveryScenario, context: ScenarioContext)
 	await writeFile(candidate, '// a synthetic candidate: the synthetic executable never loads it\nexport default {};\n');
 	const pairDir = join(context.out, scenario.name);
 	const marker = `HLAB_PAIR_CHECK_${process.pid}_${scenario.name.replaceAll('-', '_').toUpperCase()}`;
-	const argv = [
-		process.execPath, distPath('checks/pair-recovery/pair-process.js'), 'pair',
+	const argv = hlabArgv([
+		'pair',
 		'--plan', context.planPath, '--baseline', exe, '--source-baseline', context.source, '--candidate', candidate,
 		'--output', pairDir, '--timeout', String(scenario.timeoutS), '--json',
 		...(context.disableLedgerSync ? ['--disable-ledger-sync'] : []),
-	];
+	]);
 	const abort = new AbortController();
 	let leader: ProcessIdentity | null = null;
 	const problems: string[] = [];
@@ -125,8 +126,8 @@ async function runScenario(scenario: RecoveryScenario, context: ScenarioContext)
 		},
 	});
 	await interrupter;
-	await writeFile(join(context.out, `${scenario.name}.process.json`), `${JSON.stringify(run.record, null, 2)}\n`);
-	await writeFile(join(context.out, `${scenario.name}.stderr.log`), run.stderr ?? Buffer.alloc(0));
+	await writeJson(join(context.out, `${scenario.name}.process.json`), run.record);
+	await writeBytes(join(context.out, `${scenario.name}.stderr.log`), run.stderr ?? Buffer.alloc(0));
 	const survivors = findTagged(`${marker}=1`, readTable()).map(stat => stat.pid);
 	if (survivors.length > 0) problems.push(`processes survived the scenario: ${survivors.join(', ')}`);
 	let pair: PairRecord | null = null;

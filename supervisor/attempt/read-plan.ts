@@ -1,8 +1,9 @@
 import {readFile} from 'node:fs/promises';
 import {z} from 'zod';
 import {Plan} from '../plan/plan-schema.js';
+import {InputError} from '../input-error.js';
 
-export class PlanFileError extends Error {
+export class PlanFileError extends InputError {
 	readonly reason = 'plan_invalid';
 }
 

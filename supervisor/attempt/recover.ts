@@ -10,8 +10,9 @@ import {readLedger} from './ledger.js';
 import {readPlanFile} from './read-plan.js';
 import {Report, reportSchema, type TaskResult} from './report-schema.js';
 import {totalsOf} from './totals.js';
+import {InputError} from '../input-error.js';
 
-export class RecoveryError extends Error {
+export class RecoveryError extends InputError {
 	constructor(readonly reason: 'not_an_attempt' | 'already_reported' | 'still_running', message: string) {
 		super(message);
 	}

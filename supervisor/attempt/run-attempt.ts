@@ -32,6 +32,7 @@ import {closeHostSession, HostSessionError, type HostAttemptRecord, hostDirOf, o
 import {totalsOf} from './totals.js';
 import {startScriptedService} from './scripted-service.js';
 import {controllerAttemptTasks} from './controller-tasks.js';
+import {InputError} from '../input-error.js';
 
 export interface AttemptOptions {
 	planPath: string;
@@ -55,7 +56,7 @@ export interface AttemptOutcome {
 	report: Report;
 }
 
-export class HostOptionError extends Error {
+export class HostOptionError extends InputError {
 	constructor(readonly reason: 'usage' | 'evidence_exists', message: string) {
 		super(message);
 	}

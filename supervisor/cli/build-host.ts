@@ -1,7 +1,7 @@
 import type {Command} from 'commander';
 import {buildHost, checkoutRoot, SourceError} from '../source/index.js';
 import {installRoot} from '../../files/install-root.js';
-import {fail, failedExit} from './exit-codes.js';
+import {UsageError} from '../input-error.js';
 
 export function registerBuildHost(program: Command): void {
 	program
@@ -15,7 +15,8 @@ export function registerBuildHost(program: Command): void {
 				if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
 				else process.stdout.write(`${flags.out}/${record.launcher}: ${record.digest} (commit ${record.source.commit}${record.source.dirty ? ', dirty' : ''}, ${Object.keys(record.files).length} files, node ${record.node.version})\n`);
 			} catch (error) {
-				if (error instanceof SourceError) return fail(error.message, error.reason === 'build_failed' || error.reason === 'git_failed' ? failedExit : undefined);
+				// A failed build or git call is not the caller's input; the rest of SourceError is.
+				if (error instanceof SourceError && error.reason !== 'build_failed' && error.reason !== 'git_failed') throw new UsageError(error.message, error.reason);
 				throw error;
 			}
 		});

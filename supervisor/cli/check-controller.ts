@@ -1,8 +1,9 @@
 import {existsSync} from 'node:fs';
 import type {Command} from 'commander';
 import {runControllerCheck} from '../../checks/controller/run-check.js';
-import {itemLine, reportCheck} from './check-report.js';
-import {fail} from './exit-codes.js';
+import {controllerCheckSummary} from '../../checks/controller/summary.js';
+import {UsageError} from '../input-error.js';
+import {reportCheck, requireNewOutput} from './check-report.js';
 
 /** `hlab check controller`, a subcommand of `hlab check`. */
 export function registerControllerCheck(check: Command): void {
@@ -14,16 +15,9 @@ export function registerControllerCheck(check: Command): void {
 		.requiredOption('--output <dir>', 'a new directory for result.json, observations and decisions')
 		.option('--json', 'print result.json instead of a summary')
 		.action(async (flags: {hlab: string; plan: string; output: string; json?: boolean}) => {
-			if (existsSync(flags.output)) return fail(`output directory ${flags.output} already exists; choose a new one`);
-			if (!existsSync(flags.hlab)) return fail(`--hlab ${flags.hlab} does not exist`);
-			let result;
-			try {
-				result = await runControllerCheck({hlab: flags.hlab, plan: flags.plan, outputDir: flags.output});
-			} catch (error) {
-				const reason = (error as {reason?: string}).reason;
-				if (reason === 'plan_invalid') return fail((error as Error).message);
-				throw error;
-			}
-			reportCheck('controller', flags.output, result, flags.json, result.steps.map(step => itemLine(step, 20, step.description)));
+			requireNewOutput(flags.output);
+			if (!existsSync(flags.hlab)) throw new UsageError(`--hlab ${flags.hlab} does not exist`);
+			const result = await runControllerCheck({hlab: flags.hlab, plan: flags.plan, outputDir: flags.output});
+			reportCheck(result, flags.json, controllerCheckSummary(result, flags.output));
 		});
 }

@@ -2,7 +2,8 @@ import {readFile} from 'node:fs/promises';
 import type {Command} from 'commander';
 import {ControllerIdentity, describeIssues} from '../../controller-protocol/index.js';
 import {buildSampleController, verifyIdentityFiles} from '../controller/index.js';
-import {fail, failedExit, usageExit} from './exit-codes.js';
+import {UsageError} from '../input-error.js';
+import {fail, failedExit} from './exit-codes.js';
 
 export function registerController(program: Command): void {
 	const controller = program
@@ -26,17 +27,23 @@ export function registerController(program: Command): void {
 		.description('check that every file pinned by a controller identity still has its digest')
 		.argument('<controller.json>', 'the identity file')
 		.action(async (file: string) => {
-			let identity;
-			try {
-				const parsed = ControllerIdentity.safeParse(JSON.parse(await readFile(file, 'utf8')));
-				if (!parsed.success) return fail(`${file} is not a controller identity: ${describeIssues(parsed.error)}`, usageExit);
-				identity = parsed.data;
-			} catch (error) {
-				return fail(`cannot read ${file}: ${(error as Error).message}`, usageExit);
-			}
+			const identity = await readIdentity(file);
 			const mismatches = await verifyIdentityFiles(identity);
 			for (const mismatch of mismatches) process.stderr.write(`hlab: ${mismatch.reason}: ${mismatch.message}\n`);
 			if (mismatches.length > 0) process.exitCode = failedExit;
 			else process.stdout.write(`${Object.keys(identity.files).length} pinned files match\n`);
 		});
+}
+
+/** The identity file, or bad input that says why it cannot be one. */
+async function readIdentity(file: string): Promise<ControllerIdentity> {
+	let json: unknown;
+	try {
+		json = JSON.parse(await readFile(file, 'utf8'));
+	} catch (error) {
+		throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, 'controller');
+	}
+	const parsed = ControllerIdentity.safeParse(json);
+	if (!parsed.success) throw new UsageError(`${file} is not a controller identity: ${describeIssues(parsed.error)}`, 'controller');
+	return parsed.data;
 }

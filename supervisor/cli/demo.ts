@@ -1,11 +1,13 @@
-import {mkdir, readdir, writeFile} from 'node:fs/promises';
+import {mkdir, readdir} from 'node:fs/promises';
 import {basename, join} from 'node:path';
 import {validateCandidate} from '../../engine/index.js';
 import {runAttempt} from '../attempt/run-attempt.js';
+import {reportSummary} from '../attempt/report-summary.js';
 import {compareReports, writeDecision} from '../compare/compare-reports.js';
+import {decisionSummary} from '../compare/decision-summary.js';
 import {buildPlan, writePlan} from '../plan/freeze.js';
 import {installRoot} from '../../files/install-root.js';
-import {decisionSummary, reportSummary} from './eval.js';
+import {writeJson} from '../../files/write-json.js';
 
 /**
  * `npm start`: the whole loop on the scripted provider, in a new folder under experiments/:
@@ -20,7 +22,7 @@ async function main(): Promise<number> {
 	say(`harness-lab demo in ${root}`);
 
 	const policyPath = join(root, 'policy.json');
-	await writeFile(policyPath, `${JSON.stringify({concurrency: 2, acceptance: {require_all_pass: true, improvement: 'turns-or-tokens', max_duration_ratio: 1.25}}, null, 2)}\n`);
+	await writeJson(policyPath, {concurrency: 2, acceptance: {require_all_pass: true, improvement: 'turns-or-tokens', max_duration_ratio: 1.25}});
 	const planPath = join(root, 'plan.json');
 	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: 'all', maxSteps: 12, timeoutMs: 60_000, policyPath, controllerPath: null, configPath: null});
 	await writePlan(planPath, plan);
@@ -38,7 +40,7 @@ async function main(): Promise<number> {
 		const label = basename(name, '.ts');
 		say(`\n${3 + position}. candidate ${file}`);
 		const verdict = await validateCandidate(file);
-		await writeFile(join(root, `validate-${label}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
+		await writeJson(join(root, `validate-${label}.json`), verdict);
 		if (!verdict.valid) {
 			say(`   not valid, not run: ${verdict.errors.join('; ')}`);
 			decisions.push(`${label}: not run (invalid candidate)`);

@@ -1,27 +1,20 @@
 import {existsSync} from 'node:fs';
-import type {Command} from 'commander';
+import {Command} from 'commander';
 import {runAttempt} from '../attempt/run-attempt.js';
 import {recoverAttempt} from '../attempt/recover.js';
-import type {Report} from '../attempt/report-schema.js';
+import {recoverySummary, reportSummary} from '../attempt/report-summary.js';
 import {compareReports, writeDecision} from '../compare/compare-reports.js';
-import type {Decision} from '../compare/decision-schema.js';
-import {renderTable} from '../compare/table.js';
-import {buildPlan, writePlan} from '../plan/freeze.js';
-import type {PlanProvider} from '../plan/plan-schema.js';
+import {decisionSummary} from '../compare/decision-summary.js';
+import {buildPlan, frozenPlanSummary, writePlan} from '../plan/freeze.js';
 import {resolveSelection} from '../plan/task-selection.js';
-import {failedExit, fail, okExit, usageExit} from './exit-codes.js';
-import {parseDuration} from './parse-units.js';
+import {UsageError} from '../input-error.js';
+import {failedExit, fail, okExit} from './exit-codes.js';
+import {positiveInteger} from './parse-units.js';
+import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
 
-interface EvalFlags {
-	provider?: string;
-	model?: string;
-	baseUrl?: string;
-	apiKeyEnv?: string;
-	reasoningEffort?: string;
+interface EvalFlags extends ProviderFlags {
 	task: string;
 	repeat: string;
-	maxSteps: string;
-	timeout: string;
 	experimentPolicy?: string;
 	experimentController?: string;
 	config?: string;
@@ -39,26 +32,14 @@ interface EvalFlags {
 	json?: boolean;
 }
 
-/** Errors that mean the input was wrong carry one of these reasons; they exit 2. */
-const badInputReasons = new Set(['host_dir_exists', 'unknown_task', 'configuration', 'policy', 'plan_invalid', 'evidence_exists', 'compare_input', 'decision_exists', 'not_an_attempt', 'already_reported', 'still_running', 'controller', 'usage']);
-
-class UsageError extends Error {
-	readonly reason = 'usage';
-}
-
 export function registerEval(program: Command): void {
-	program
+	const command = program
 		.command('eval')
-		.description('freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks')
-		.option('--provider <kind>', 'model provider: scripted or openai-compatible')
-		.option('--model <name>', 'model name')
-		.option('--base-url <url>', 'openai-compatible endpoint')
-		.option('--api-key-env <name>', 'environment variable holding the API key (the key is never recorded)')
-		.option('--reasoning-effort <level>', 'reasoning effort passed to the provider')
+		.description('freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks');
+	// The provider and budgets are frozen into the plan with --freeze.
+	addProviderOptions(command)
 		.option('--task <ids>', 'all, or a comma list of task ids', 'all')
 		.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
-		.option('--max-steps <n>', 'model steps per task', '6')
-		.option('--timeout <duration>', 'wall-clock limit per task (e.g. 2m)', '2m')
 		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze')
 		.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)')
 		.option('--config <file>', `configuration file (default: ./harness-lab.config.json when present)`)
@@ -75,13 +56,7 @@ export function registerEval(program: Command): void {
 		.option('--list', 'print the tasks a selection resolves to')
 		.option('--json', 'print one JSON document instead of the summary')
 		.action(async (flags: EvalFlags) => {
-			try {
-				process.exitCode = await dispatch(flags);
-			} catch (error) {
-				const reason = (error as {reason?: string}).reason;
-				if (reason !== undefined && badInputReasons.has(reason)) return fail((error as Error).message, usageExit);
-				throw error;
-			}
+			process.exitCode = await dispatch(flags);
 		});
 }
 
@@ -108,35 +83,15 @@ function list(flags: EvalFlags): number {
 	return okExit;
 }
 
-function providerOf(flags: EvalFlags): PlanProvider {
-	const kind = flags.provider ?? 'scripted';
-	if (kind === 'scripted') return {kind: 'scripted', model: flags.model ?? 'reference'};
-	if (kind !== 'openai-compatible') throw new UsageError(`unknown provider '${kind}' (use scripted or openai-compatible)`);
-	if (!flags.model || !flags.baseUrl) throw new UsageError('--provider openai-compatible needs --model and --base-url');
-	return {kind, model: flags.model, base_url: flags.baseUrl, api_key_env: flags.apiKeyEnv ?? null, reasoning_effort: flags.reasoningEffort ?? null};
-}
-
-function positiveInt(text: string, name: string): number {
-	const value = Number(text);
-	if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${name} must be a positive whole number, got '${text}'`);
-	return value;
-}
-
 async function freeze(flags: EvalFlags): Promise<number> {
-	let timeoutMs: number;
-	try {
-		timeoutMs = parseDuration(flags.timeout);
-	} catch (error) {
-		throw new UsageError((error as Error).message);
-	}
-	if (timeoutMs <= 0) throw new UsageError('--timeout must be positive');
-	const repeat = positiveInt(flags.repeat, '--repeat');
+	const {provider, maxSteps, timeoutMs} = readProviderFlags(flags);
+	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const plan = await buildPlan({
-		provider: providerOf(flags),
+		provider,
 		selection: flags.task,
 		repeat,
-		maxSteps: positiveInt(flags.maxSteps, '--max-steps'),
+		maxSteps,
 		timeoutMs,
 		policyPath: flags.experimentPolicy ?? null,
 		controllerPath: flags.experimentController ?? null,
@@ -145,17 +100,9 @@ async function freeze(flags: EvalFlags): Promise<number> {
 	try {
 		await writePlan(flags.freeze!, plan);
 	} catch (error) {
-		throw new UsageError(`cannot write plan ${flags.freeze}: ${(error as Error).message}`);
+		throw new UsageError(`cannot write plan ${flags.freeze}: ${(error as Error).message}`, 'plan_output');
 	}
-	print(flags, [
-		`plan ${flags.freeze} frozen (${plan.plan_digest})`,
-		plan.repeat === 1
-			? `  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`
-			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
-		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
-		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
-		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
-	].join('\n'), {plan: flags.freeze, plan_digest: plan.plan_digest, task_ids: plan.task_ids});
+	print(flags, frozenPlanSummary(flags.freeze!, plan), {plan: flags.freeze, plan_digest: plan.plan_digest, task_ids: plan.task_ids});
 	return okExit;
 }
 
@@ -187,18 +134,6 @@ async function run(flags: EvalFlags): Promise<number> {
 	}
 }
 
-export function reportSummary(dir: string, report: Report): string {
-	const lines = [
-		`${report.side} attempt ${report.completion} (${report.timing}${report.host === null ? '' : ` ${report.host.launched}`}): ${report.totals.passed}/${report.totals.tasks} passed${report.passed ? '' : ' (attempt not passed)'}`,
-		`  evidence ${dir}; report ${dir}/report.json`,
-		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
-	];
-	if (!report.admission.admitted) lines.push('  admission rejected:', ...report.admission.differences.map(line => `    - ${line}`));
-	for (const task of report.tasks) if (task.status === 'failed') lines.push(`  ${task.task_id}: failed (${task.reason ?? 'graded'}) ${task.message ?? ''}`.trimEnd());
-	for (const problem of report.problems) lines.push(`  problem: ${problem}`);
-	return lines.join('\n');
-}
-
 async function compare(flags: EvalFlags): Promise<number> {
 	const paths = flags.compare!.split(',').map(path => path.trim()).filter(path => path.length > 0);
 	if (paths.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
@@ -210,23 +145,8 @@ async function compare(flags: EvalFlags): Promise<number> {
 	return decision.decision === 'accept' ? okExit : failedExit;
 }
 
-export function decisionSummary(decision: Decision, output: string | null): string {
-	return [
-		renderTable(decision.tasks),
-		'',
-		`decision: ${decision.decision.toUpperCase()}`,
-		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message.replaceAll('\n', '\n        ')}`),
-		...(output === null ? [] : [`decision written to ${output}`]),
-	].join('\n');
-}
-
 async function recover(flags: EvalFlags): Promise<number> {
 	const {report, killed} = await recoverAttempt(flags.recover!);
-	const recorded = report.tasks.filter(task => task.reason !== 'unfinished').length;
-	print(flags, [
-		`recovered ${flags.recover}: ${recorded}/${report.tasks.length} tasks were recorded, the rest failed as unfinished`,
-		`  ${report.totals.passed} passed, ${report.totals.failed} failed; report ${flags.recover}/report.json`,
-		killed.length > 0 ? `  killed surviving processes: ${killed.join(', ')}` : '  no process of the attempt survived',
-	].join('\n'), {report: `${flags.recover}/report.json`, totals: report.totals, killed});
+	print(flags, recoverySummary(flags.recover!, report, killed), {report: `${flags.recover}/report.json`, totals: report.totals, killed});
 	return failedExit;
 }

@@ -1,8 +1,8 @@
 /** Exit statuses shared by every command; the README documents them. */
 export const okExit = 0;
-/** A run finished but did not pass, or a decision rejected the candidate. */
+/** A run finished but did not pass, a decision rejected the candidate, or something failed that was not bad input. */
 export const failedExit = 1;
-/** Bad input: a usage error, an unreadable file, an output that already exists. */
+/** Bad input: thrown as an `InputError` (supervisor/input-error.ts) and mapped to this status in main.ts alone. */
 export const usageExit = 2;
 /** `hlab supervise`: stdout or stderr exceeded its byte limit. */
 export const outputLimitExit = 123;
@@ -13,6 +13,6 @@ export const spawnExit = 127;
 
 /** Prints a one-line error and sets the exit status; callers return right after. */
 export function fail(message: string, status = usageExit): void {
-	process.stderr.write(`hlab: ${message}\n`);
+	process.stderr.write(`hlab: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
 	process.exitCode = status;
 }

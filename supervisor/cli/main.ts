@@ -1,5 +1,6 @@
 import {Command, CommanderError} from 'commander';
-import {usageExit} from './exit-codes.js';
+import {InputError} from '../input-error.js';
+import {fail, failedExit, usageExit} from './exit-codes.js';
 
 type Register = (program: Command) => void;
 
@@ -19,8 +20,9 @@ const commands: Record<string, () => Promise<Register>> = {
 
 const program = new Command('hlab')
 	.description('harness-lab: a local experiment supervisor for agent harnesses')
-	.showHelpAfterError('(run hlab --help for usage)')
-	.exitOverride();
+	.exitOverride()
+	// Commander's own refusals are bad input too: one `hlab: ...` line like every other.
+	.configureOutput({outputError: (text, write) => write(`hlab: ${text.replace(/^error: /, '').trim()} (run hlab --help for usage)\n`)});
 
 const named = process.argv[2] ?? '';
 for (const name of named in commands ? [named] : Object.keys(commands)) (await commands[name]!())(program);
@@ -28,11 +30,9 @@ for (const name of named in commands ? [named] : Object.keys(commands)) (await c
 try {
 	await program.parseAsync(process.argv);
 } catch (error) {
-	if (error instanceof CommanderError) {
-		// Help and version are successful exits; everything else commander rejects is a usage error.
-		process.exitCode = error.exitCode === 0 ? 0 : usageExit;
-	} else {
-		process.stderr.write(`hlab: ${error instanceof Error ? error.message : String(error)}\n`);
-		process.exitCode = 1;
-	}
+	// Help and version are successful exits; everything else commander rejects is a usage error (it printed why).
+	if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : usageExit;
+	// The one place where bad input becomes exit status 2.
+	else if (error instanceof InputError) fail(error.message, usageExit);
+	else fail(error instanceof Error ? error.message : String(error), failedExit);
 }

@@ -1,7 +1,7 @@
 import {Option, type Command} from 'commander';
-import {PairInputError, runPair, type PairRecord} from '../pair/index.js';
-import {parseDuration} from './parse-units.js';
-import {fail, failedExit, okExit} from './exit-codes.js';
+import {pairSummary, runPair, type PairRecord} from '../pair/index.js';
+import {failedExit, okExit} from './exit-codes.js';
+import {positiveDuration} from './parse-units.js';
 
 interface PairFlags {
 	plan: string;
@@ -31,12 +31,7 @@ export function registerPair(program: Command): void {
 		.option('--json', 'print pair.json')
 		.addOption(new Option('--disable-ledger-sync', 'test-only: do not copy ledgers into pair.json, to show the pair-recovery check catches it').hideHelp())
 		.action(async (flags: PairFlags) => {
-			let timeoutS: number;
-			try {
-				timeoutS = parseDuration(flags.timeout) / 1000;
-			} catch (error) {
-				return fail(`--timeout: ${(error as Error).message}`);
-			}
+			const timeoutS = positiveDuration(flags.timeout, '--timeout') / 1000;
 			const controller = new AbortController();
 			const onSignal = (signal: NodeJS.Signals): void => {
 				process.stderr.write(`hlab pair: ${signal} received; ending the running side and recording the interruption\n`);
@@ -51,30 +46,12 @@ export function registerPair(program: Command): void {
 					candidateFile: flags.candidate, candidateHost: flags.candidateHost, sourceCandidate: flags.sourceCandidate,
 					output: flags.output, timeoutS, signal: controller.signal, syncLedger: !flags.disableLedgerSync,
 				});
-			} catch (error) {
-				if (error instanceof PairInputError) return fail(error.message);
-				throw error;
 			} finally {
 				process.off('SIGINT', onSignal);
 				process.off('SIGTERM', onSignal);
 			}
 			if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
-			else process.stdout.write(summary(record, flags.output));
+			else process.stdout.write(pairSummary(record, flags.output));
 			process.exitCode = record.comparison?.decision === 'accept' && record.status === 'finished' ? okExit : failedExit;
 		});
-}
-
-function summary(record: PairRecord, output: string): string {
-	const lines: string[] = [];
-	for (const name of ['baseline', 'candidate'] as const) {
-		const side = record.sides[name];
-		const tasks = record.tasks.map(task => task[name]);
-		const passed = tasks.filter(task => task.status === 'passed').length;
-		const missing = tasks.filter(task => task.status === 'missing').length;
-		const ended = side.exit_code !== null ? `exit ${side.exit_code}` : side.signal ?? side.failure ?? side.state;
-		lines.push(`${name.padEnd(9)} ${side.state.padEnd(11)} ${String(ended).padEnd(10)} ${passed}/${tasks.length} passed${missing ? `, ${missing} missing (failed)` : ''}${side.wall_ms !== null ? `, ${(side.wall_ms / 1000).toFixed(1)} s` : ''}`);
-	}
-	lines.push(`pair ${record.status}: ${record.comparison?.decision ?? 'no decision'}: ${record.comparison?.reason ?? ''}`);
-	lines.push(`ledger: ${output}/pair.json`);
-	return `${lines.join('\n')}\n`;
 }

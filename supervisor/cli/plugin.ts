@@ -5,7 +5,8 @@ import type {Command} from 'commander';
 import {capabilityCatalog, sdkClosure, sdkDigest, sdkName, sdkSpecifier, toolDefinitions, validateCandidate} from '../../engine/index.js';
 import {sha256} from '../../files/sha256.js';
 import {pluginProtocolVersion} from '../../sdk/plugin.js';
-import {fail, failedExit, okExit} from './exit-codes.js';
+import {UsageError} from '../input-error.js';
+import {failedExit, okExit} from './exit-codes.js';
 
 export function registerPlugin(program: Command): void {
 	const plugin = program.command('plugin').description('single-file candidate plugins: validate them, describe the SDK they build on');
@@ -28,7 +29,7 @@ export function registerPlugin(program: Command): void {
 		.option('--json', 'print the description as JSON')
 		.action(async (flags: {typesDir: string; json?: boolean}) => {
 			const typesDir = resolve(flags.typesDir);
-			if (existsSync(typesDir)) return fail(`types directory ${typesDir} already exists; choose a new one`);
+			if (existsSync(typesDir)) throw new UsageError(`types directory ${typesDir} already exists; choose a new one`, 'output_exists');
 			const description = await describeSdk(typesDir);
 			if (flags.json) process.stdout.write(`${JSON.stringify(description, null, 2)}\n`);
 			else {

@@ -1,6 +1,6 @@
 import type {Command} from 'commander';
 import {checkoutRoot, snapshotSource, SourceError} from '../source/index.js';
-import {fail, failedExit} from './exit-codes.js';
+import {UsageError} from '../input-error.js';
 
 export function registerSnapshotSource(program: Command): void {
 	program
@@ -15,7 +15,8 @@ export function registerSnapshotSource(program: Command): void {
 				if (flags.json) process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
 				else process.stdout.write(`${flags.out}: commit ${manifest.commit}${manifest.dirty ? ', dirty' : ''}, patch ${manifest.diff.size} bytes, ${manifest.untracked.length} untracked files, source ${manifest.source_digest}\n`);
 			} catch (error) {
-				if (error instanceof SourceError) return fail(error.message, error.reason === 'git_failed' ? failedExit : undefined);
+				// A failed git call is not the caller's input; the rest of SourceError is.
+				if (error instanceof SourceError && error.reason !== 'git_failed') throw new UsageError(error.message, error.reason);
 				throw error;
 			}
 		});

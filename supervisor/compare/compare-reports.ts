@@ -1,12 +1,13 @@
-import {writeFile} from 'node:fs/promises';
+import {writeJson} from '../../files/write-json.js';
 import {applyAcceptance, type RuleCheck} from './acceptance.js';
 import {Decision, decisionSchema} from './decision-schema.js';
 import {taskRows} from './table.js';
 import {readSide, verifyScorer, verifySides} from './verify-reports.js';
 import {rescoreWithController} from './controller-rescore.js';
 import {compareTiming} from './compare-timing.js';
+import {InputError} from '../input-error.js';
 
-export class DecisionExistsError extends Error {
+export class DecisionExistsError extends InputError {
 	readonly reason = 'decision_exists';
 }
 
@@ -51,10 +52,10 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	});
 }
 
-/** Writes a decision exclusively: a rerun can never overwrite an earlier decision. */
+/** Writes a decision exclusively and durably: a rerun can never overwrite an earlier decision, a crash never tears one. */
 export async function writeDecision(path: string, decision: Decision): Promise<void> {
 	try {
-		await writeFile(path, `${JSON.stringify(decision, null, 2)}\n`, {flag: 'wx'});
+		await writeJson(path, decision, {exclusive: true, durable: true});
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new DecisionExistsError(`decision output ${path} already exists; decisions are never overwritten`);
 		throw error;

@@ -6,8 +6,9 @@ import {computePlanDigest} from '../plan/plan-digest.js';
 import {Plan} from '../plan/plan-schema.js';
 import {builtinScorer} from '../plan/identities.js';
 import {taskById} from '../plan/task-selection.js';
+import {InputError} from '../input-error.js';
 
-export class CompareInputError extends Error {
+export class CompareInputError extends InputError {
 	readonly reason = 'compare_input';
 }
 

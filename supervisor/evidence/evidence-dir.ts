@@ -1,7 +1,8 @@
 import {mkdir} from 'node:fs/promises';
 import {dirname, join, resolve} from 'node:path';
+import {InputError} from '../input-error.js';
 
-export class EvidenceDirError extends Error {
+export class EvidenceDirError extends InputError {
 	readonly reason = 'evidence_exists';
 }
 

@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs';
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {z} from 'zod';
 import {readPlanFile} from '../attempt/read-plan.js';
@@ -10,8 +10,10 @@ import {runSide} from './run-side.js';
 import {copyInput, snapshotExecutable, snapshotSourceArchive} from './snapshot-inputs.js';
 import {emptyTasks} from './sync-ledger.js';
 import {createNewDir} from '../evidence/evidence-dir.js';
+import {writeBytes, writeJson} from '../../files/write-json.js';
+import {InputError} from '../input-error.js';
 
-export class PairInputError extends Error {
+export class PairInputError extends InputError {
 	constructor(readonly reason: 'output_exists' | 'bad_input', message: string) {
 		super(message);
 	}
@@ -148,9 +150,10 @@ async function compareSides(file: PairFile, out: string, baselineExe: string, ti
 	const argv = [baselineExe, 'eval', '--compare', `${join(out, baseline.report!.path)},${join(out, candidate.report!.path)}`, '--decision-output', join(out, 'decision.json')];
 	const run = await runInGroup({argv, cwd: out, timeoutMs, stdoutLimit: sideOutputLimitCompare, stderrLimit: sideOutputLimitCompare});
 	await mkdir(join(out, 'compare.process'), {recursive: true});
-	await writeFile(join(out, 'compare.process', 'stdout.log'), run.stdout ?? Buffer.alloc(0));
-	await writeFile(join(out, 'compare.process', 'stderr.log'), run.stderr ?? Buffer.alloc(0));
-	await writeFile(join(out, 'compare.process', 'process.json'), `${JSON.stringify(run.record, null, 2)}\n`);
+	// pair.json cites these records, so they are on disk before it does.
+	await writeBytes(join(out, 'compare.process', 'stdout.log'), run.stdout ?? Buffer.alloc(0), {durable: true});
+	await writeBytes(join(out, 'compare.process', 'stderr.log'), run.stderr ?? Buffer.alloc(0), {durable: true});
+	await writeJson(join(out, 'compare.process', 'process.json'), run.record, {durable: true});
 	let decision: 'accept' | 'reject' = 'reject';
 	let reason: string;
 	try {

@@ -1,8 +1,9 @@
 import {createWriteStream, type WriteStream} from 'node:fs';
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {z} from 'zod';
 import {digestBytes} from '../../files/digest.js';
+import {writeJson} from '../../files/write-json.js';
 import {runInGroup, type ProcessRecord} from '../../process/index.js';
 import type {PairFile} from './pair-file.js';
 import type {SideName, SideRecord} from './pair-record.js';
@@ -70,7 +71,8 @@ export async function runSide(run: SideRun, file: PairFile): Promise<void> {
 		clearInterval(timer);
 		await Promise.all([closeStream(stdout), closeStream(stderr)]);
 	}
-	await writeFile(join(processDir, 'process.json'), `${JSON.stringify(record, null, 2)}\n`);
+	// The side's host record: pair.json cites it, so it is on disk first.
+	await writeJson(join(processDir, 'process.json'), record, {durable: true});
 	// The last records may have landed after the last poll.
 	while (polling) await new Promise(resolve => setTimeout(resolve, 20));
 	await sync();

@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {z} from 'zod';
+import {InputError} from '../input-error.js';
 
 export const configFileName = 'harness-lab.config.json';
 
@@ -18,7 +19,7 @@ export interface LoadedConfiguration {
 	value: Configuration;
 }
 
-export class ConfigurationError extends Error {
+export class ConfigurationError extends InputError {
 	readonly reason = 'configuration';
 }
 

@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {z} from 'zod';
+import {InputError} from '../input-error.js';
 
 export const Improvement = z.enum(['turns-or-tokens', 'turns', 'tokens', 'quality', 'non-regression']);
 export type Improvement = z.infer<typeof Improvement>;
@@ -19,7 +20,7 @@ export const ExperimentPolicy = z.object({
 }).strict();
 export type ExperimentPolicy = z.infer<typeof ExperimentPolicy>;
 
-export class PolicyError extends Error {
+export class PolicyError extends InputError {
 	readonly reason = 'policy';
 }
 

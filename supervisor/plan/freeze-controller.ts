@@ -4,8 +4,9 @@ import {ControllerIdentity, describeIssues} from '../../controller-protocol/inde
 import {createControllerClient, verifyIdentityFiles} from '../controller/index.js';
 import {digestJson} from '../../files/digest.js';
 import type {Plan, PlanController} from './plan-schema.js';
+import {InputError} from '../input-error.js';
 
-export class ControllerFreezeError extends Error {
+export class ControllerFreezeError extends InputError {
 	readonly reason = 'controller';
 }
 

@@ -1,4 +1,3 @@
-import {writeFile} from 'node:fs/promises';
 import type {TaskDefinition} from '../../tasks/index.js';
 import {loadConfiguration} from './configuration.js';
 import {loadExperimentPolicy} from './experiment-policy.js';
@@ -8,6 +7,7 @@ import {sealPlan} from './plan-digest.js';
 import {planSchema, type Plan, type PlanController, type PlanProvider} from './plan-schema.js';
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
+import {writeJson} from '../../files/write-json.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
@@ -60,7 +60,20 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	});
 }
 
-/** Writes the plan; an existing file is never overwritten. */
+/** Writes the plan on disk before returning; an existing file is never overwritten (EEXIST). */
 export async function writePlan(path: string, plan: Plan): Promise<void> {
-	await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, {flag: 'wx'});
+	await writeJson(path, plan, {exclusive: true, durable: true});
+}
+
+/** The text printed after freezing: where the plan is, its denominator, provider, budgets, policy and scorer. */
+export function frozenPlanSummary(path: string, plan: Plan): string {
+	return [
+		`plan ${path} frozen (${plan.plan_digest})`,
+		plan.repeat === 1
+			? `  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`
+			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
+		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
+		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
+		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
+	].join('\n');
 }

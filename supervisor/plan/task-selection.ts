@@ -1,6 +1,7 @@
 import {builtinTasks, type TaskDefinition} from '../../tasks/index.js';
+import {InputError} from '../input-error.js';
 
-export class SelectionError extends Error {
+export class SelectionError extends InputError {
 	readonly reason = 'unknown_task';
 }
 

@@ -1,15 +1,14 @@
 import {chmod, writeFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
+import {hlabLauncher} from '../../checks/hlab-command.js';
 import {buildSampleController} from '../../supervisor/controller/index.js';
 import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
 import {scriptedModel} from '../../engine/provider-config.js';
 
-/** This checkout's `eval` as an executable (see hlab-entry.ts); its `#!/usr/bin/env node` must find this Node. */
+/** This checkout's `hlab` launcher, as a user runs it; its `#!/usr/bin/env node` must find this Node. */
 export async function checkoutHlab(): Promise<string> {
 	process.env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
-	const hlab = join(import.meta.dirname, 'hlab-entry.js');
-	await chmod(hlab, 0o755);
-	return hlab;
+	return hlabLauncher;
 }
 
 /** A plan frozen with the sample experiment controller pinned. */

@@ -16,7 +16,7 @@ export async function copyInstallation(dest: string): Promise<string> {
 	return dest;
 }
 
-/** The `hlab eval` entry of an installation. */
+/** The `hlab` launcher of an installation, run as a user runs it (tests pass `eval` and its flags). */
 export function evalEntry(root: string = installRoot): string {
-	return join(root, 'dist', 'test', 'e2e', 'hlab-eval.js');
+	return join(root, 'bin', 'hlab.js');
 }

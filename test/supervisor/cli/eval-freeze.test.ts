@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs';
-import {readFile} from 'node:fs/promises';
+import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {hlab} from '../../hlab.js';
@@ -35,4 +35,16 @@ t.test('a controller plan cannot repeat: the controller owns its schedule', asyn
 	t.equal(run.record.exit_code, 2);
 	t.match(run.stderr.trim(), /^hlab: --repeat cannot be used with --experiment-controller/);
 	t.notOk(existsSync(join(dir, 'plan.json')));
+});
+
+t.test('a plan is never overwritten: freezing onto an existing file is bad input and the plan stays byte for byte', async t => {
+	const dir = await scratch(t);
+	const first = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: dir});
+	t.equal(first.record.exit_code, 0, first.stderr);
+	const bytes = await readFile(join(dir, 'plan.json'));
+	const again = await hlab(['eval', '--task', 'sales_report', '--freeze', 'plan.json'], {cwd: dir});
+	t.equal(again.record.exit_code, 2);
+	t.match(again.stderr, /^hlab: cannot write plan plan\.json: [^\n]*EEXIST[^\n]*\n$/);
+	t.same(await readFile(join(dir, 'plan.json')), bytes, 'the first plan is untouched');
+	t.same((await readdir(dir)).sort(), ['plan.json'], 'no temporary file is left behind');
 });

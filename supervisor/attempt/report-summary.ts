@@ -1,0 +1,24 @@
+import type {Report} from './report-schema.js';
+
+/** The text printed after an attempt: the verdict, where the evidence is, totals (unknown said as such), and every failure. */
+export function reportSummary(dir: string, report: Report): string {
+	const lines = [
+		`${report.side} attempt ${report.completion} (${report.timing}${report.host === null ? '' : ` ${report.host.launched}`}): ${report.totals.passed}/${report.totals.tasks} passed${report.passed ? '' : ' (attempt not passed)'}`,
+		`  evidence ${dir}; report ${dir}/report.json`,
+		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
+	];
+	if (!report.admission.admitted) lines.push('  admission rejected:', ...report.admission.differences.map(line => `    - ${line}`));
+	for (const task of report.tasks) if (task.status === 'failed') lines.push(`  ${task.task_id}: failed (${task.reason ?? 'graded'}) ${task.message ?? ''}`.trimEnd());
+	for (const problem of report.problems) lines.push(`  problem: ${problem}`);
+	return lines.join('\n');
+}
+
+/** The text printed after `--recover`: how much of the denominator had been recorded, and what was killed. */
+export function recoverySummary(dir: string, report: Report, killed: number[]): string {
+	const recorded = report.tasks.filter(task => task.reason !== 'unfinished').length;
+	return [
+		`recovered ${dir}: ${recorded}/${report.tasks.length} tasks were recorded, the rest failed as unfinished`,
+		`  ${report.totals.passed} passed, ${report.totals.failed} failed; report ${dir}/report.json`,
+		killed.length > 0 ? `  killed surviving processes: ${killed.join(', ')}` : '  no process of the attempt survived',
+	].join('\n');
+}
