@@ -19,7 +19,8 @@ const layers = [
 	{name: 'scripted', path: '^scripted/'},
 	// 5. What runs where a task runs.
 	{name: 'workers', path: '^workers/'},
-	// 6. The supervisor, its own folders lowest first.
+	// 6. The supervisor, its own folders lowest first; the input-error type every part of it throws sits below them all.
+	{name: 'supervisor/input-error', path: '^supervisor/input-error[.]ts$'},
 	{name: 'supervisor/controller', path: '^supervisor/controller/'},
 	{name: 'supervisor/source', path: '^supervisor/source/'},
 	{name: 'supervisor/plan', path: '^supervisor/plan/'},
@@ -28,6 +29,8 @@ const layers = [
 	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
 	{name: 'supervisor/compare', path: '^supervisor/compare/'},
 	{name: 'supervisor/pair', path: '^supervisor/pair/'},
+	// hlab agent: one task through the attempt's pieces.
+	{name: 'supervisor/run-one', path: '^supervisor/run-one/'},
 	// 7. Self-checks: they run bin/hlab.js as a user would.
 	{name: 'checks', path: '^checks/'},
 	// 8. The command line, on top of everything it offers.
