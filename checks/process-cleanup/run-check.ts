@@ -1,7 +1,8 @@
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {runInGroup} from '../../process/index.js';
-import {findTagged, isRunning, readStat, readTable} from '../../process/proc-table.js';
+import {findMarked} from '../../process/find-members.js';
+import {isRunning, readStat, readTable} from '../../process/proc-table.js';
 import {cleanupScenarios, type CleanupScenario} from './scenarios.js';
 import {CleanupCheckResult, type ScenarioResult} from './result-schema.js';
 import {checkResultSchema} from '../check-result.js';
@@ -84,7 +85,7 @@ async function runScenario(scenario: CleanupScenario, options: CleanupCheckOptio
 
 /** Everything the scenario started that still runs: by its recorded pids and by its own marker. */
 function findSurvivors(started: number[], markerEntry: string): number[] {
-	const alive = new Set(findTagged(markerEntry, readTable()).map(stat => stat.pid));
+	const alive = new Set(findMarked(markerEntry, readTable()).map(stat => stat.pid));
 	for (const pid of started) if (isRunning(readStat(pid))) alive.add(pid);
 	return [...alive].sort((a, b) => a - b);
 }
