@@ -17,8 +17,8 @@ export function registerCheck(program: Command): void {
 		.action(async (flags: {output: string; json?: boolean; disableSweep?: boolean}) => {
 			if (existsSync(flags.output)) return fail(`output directory ${flags.output} already exists; choose a new one`);
 			const result = await runCleanupCheck({outputDir: flags.output, disableSweep: flags.disableSweep});
-			reportCheck('process-cleanup', flags.output, result, flags.json, result.scenarios.map(scenario => itemLine(scenario, 34,
-				scenario.killed.length === 0 ? 'nothing to kill' : `killed ${scenario.killed.map(entry => `${entry.pid}:${entry.how}`).join(' ')}`)));
+			reportCheck('process-cleanup', flags.output, result, flags.json, [`containment backend: ${result.containment}`, ...result.scenarios.map(scenario => itemLine(scenario, 34,
+				scenario.killed.length === 0 ? 'nothing to kill' : `killed ${scenario.killed.map(entry => `${entry.pid}:${entry.how}`).join(' ')}`))]);
 		});
 	registerPairRecoveryCheck(check);
 	registerControllerCheck(check);
