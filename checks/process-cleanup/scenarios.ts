@@ -73,7 +73,7 @@ export const cleanupScenarios: CleanupScenario[] = [
 	{
 		name: 'env_cleared_daemon',
 		description: 'a daemon clears its environment and leaves the group with setsid; its parent exits as soon as it runs',
-		script: `${pid}; env -i PIDS="$PIDS" setsid sh -c '${pid}; : > up; exec sleep 300' & while [ ! -e up ]; do :; done; exit 0`,
+		script: `${pid}; env -i PIDS="$PIDS" setsid sh -c '${pid}; : > "$PIDS.up"; exec sleep 300' & while [ ! -e "$PIDS.up" ]; do :; done; exit 0`,
 		// No marker, and its ancestry is gone before a 200 ms poll can see it: only its cgroup still holds it.
 		timeoutMs: 10_000, graceMs: 500, expectedFailure: null, maxWallMs: 5000, caughtBy: ['cgroup'],
 	},

@@ -20,7 +20,9 @@ function createBase(): CgroupBase {
 	if (mount === null) return {ok: false, reason: 'no cgroup v2 (unified) hierarchy is mounted'};
 	const own = ownCgroup();
 	if (own === null) return {ok: false, reason: 'this process is in no cgroup v2 (no 0:: line in /proc/self/cgroup)'};
-	const dir = path.join(mount, own, `hlab-${process.pid}`);
+	const parent = path.join(mount, own);
+	const dir = path.join(parent, `hlab-${process.pid}`);
+	removeStaleBases(parent);
 	try {
 		mkdirSync(dir, {recursive: true});
 	} catch (error) {
@@ -71,6 +73,29 @@ function enableControllers(dir: string): void {
 		} catch {
 			// Not delegated to us (or bound to a v1 hierarchy): its figures will be null.
 		}
+	}
+}
+
+/** Bases left by supervisors that were killed: their empty tree cgroups and the base go; a populated one stays. */
+function removeStaleBases(parent: string): void {
+	let names: string[];
+	try {
+		names = readdirSync(parent);
+	} catch {
+		return;
+	}
+	for (const name of names) {
+		const owner = /^hlab-(\d+)$/.exec(name)?.[1];
+		if (owner !== undefined && Number(owner) !== process.pid && !isAlive(Number(owner))) removeBase(path.join(parent, name));
+	}
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 
