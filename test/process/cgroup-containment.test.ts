@@ -65,6 +65,24 @@ if (base.ok) {
 		t.same(readdirSync(base.dir, {withFileTypes: true}).filter(entry => entry.isDirectory()).map(entry => entry.name), [], 'no tree cgroup is left');
 	});
 
+	// Only root can drop to another user; a delegated non-root subtree is itself the other case.
+	if (process.getuid?.() === 0) t.test('a supervisor that may not create a cgroup (an unprivileged user) falls back to /proc, and a forced cgroup names why not', async t => {
+		const script = `
+			const {runInGroup, chooseContainment} = await import(${JSON.stringify(new URL('../../process/index.js', import.meta.url).href)});
+			const {record} = await runInGroup({argv: ['sh', '-c', 'sleep 300 & exit 0'], graceMs: 100});
+			let forced = null;
+			try { chooseContainment('cgroup'); } catch (error) { forced = error.message; }
+			console.log(JSON.stringify({containment: record.containment, leaks: record.leaks.length, survivors: record.survivors, forced}));`;
+		const {record, stdout} = await runInGroup({argv: ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script], cwd: '/', containment: 'cgroup'});
+		t.equal(record.exit_code, 0, stdout?.toString() ?? '');
+		const seen = JSON.parse(stdout!.toString()) as {containment: string; leaks: number; survivors: number[]; forced: string | null};
+		t.equal(seen.containment, 'proc');
+		t.equal(seen.leaks, 1, 'the /proc sweep still ended the background sleep');
+		t.same(seen.survivors, []);
+		t.match(seen.forced, /^cgroup containment is unavailable: cannot create .*hlab-\d+: EACCES$/);
+		t.same(record.leaks, [], 'and the outer cgroup found nothing left');
+	});
+
 	t.test('cgroup: a missing executable is still a spawn failure, not the shim\'s exit', async t => {
 		const {record} = await runInGroup({argv: ['no-such-command-hlab'], containment: 'cgroup'});
 		t.equal(record.failure, 'spawn');
