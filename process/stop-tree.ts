@@ -43,7 +43,7 @@ const maxSweepRounds = 50;
 
 /**
  * Ends a whole tree: SIGTERM to the group, a grace, SIGKILL to the group,
- * then a sweep of members that left it (by tag or tracked ancestry), then a last look for survivors.
+ * then a sweep of members that left it (by marker or tracked ancestry), then a last look for survivors.
  */
 export async function stopTree(tree: TreeHandle, options: StopOptions): Promise<StopResult> {
 	const killed: KilledProcess[] = [];
