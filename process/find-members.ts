@@ -1,4 +1,4 @@
-import type {ProcStat} from './proc-table.js';
+import {carriesMarker, readTable, type ProcStat} from './proc-table.js';
 
 /**
  * The processes that match, plus every descendant of one: a child is a member even when it
@@ -18,4 +18,9 @@ export function withDescendants(table: ProcStat[], matches: (stat: ProcStat) => 
 		}
 	}
 	return [...found.values()];
+}
+
+/** Every running process carrying the marker entry, and every descendant of one (they may have cleared it). */
+export function findMarked(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
+	return withDescendants(table, stat => carriesMarker(stat, entry));
 }

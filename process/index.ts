@@ -1,3 +1,4 @@
 export {runInGroup, defaultGraceMs, type RunOptions, type GroupRun} from './run-group.js';
-export {ProcessRecord, ProcessFailure, KilledProcess} from './process-record.js';
+export {ProcessRecord, ProcessFailure, KilledProcess, TreeResources} from './process-record.js';
+export {Containment, chooseContainment, containmentVariable} from './containment.js';
 export type {OutputSink} from './byte-limit.js';

@@ -1,31 +1,20 @@
-import {setTimeout as sleep} from 'node:timers/promises';
-import {withDescendants} from './find-members.js';
+import {findMarked} from './find-members.js';
 import {signalGroup} from './kill-group.js';
-import {carriesMarker, readStat, readTable, type ProcStat} from './proc-table.js';
+import {readStat} from './proc-table.js';
 import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from './process-identity.js';
+import {sweepUntilQuiet} from './stop-tree.js';
 
-/** Every running process carrying the marker entry, and every descendant of one (they may have cleared it). */
-export function findMarked(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
-	return withDescendants(table, stat => carriesMarker(stat, entry));
-}
+export {findMarked};
 
 /**
- * Ends every process carrying the marker until two consecutive looks find none; returns the pids it killed.
- * Each pid is checked against its start time before the signal, so a reused pid is never hit.
+ * Ends every process carrying the marker (and their descendants) until two consecutive looks find none; returns
+ * the pids it killed. Each pid is checked against its start time before the signal, so a reused pid is never hit.
  */
-export async function killMarked(entry: string, maxRounds = 50): Promise<number[]> {
+export async function killMarked(entry: string): Promise<number[]> {
 	const killed: number[] = [];
-	let quiet = 0;
-	for (let round = 0; round < maxRounds && quiet < 2; round += 1) {
-		const found = findMarked(entry);
-		if (found.length === 0) {
-			quiet += 1;
-		} else {
-			quiet = 0;
-			for (const stat of found) if (signalIdentity(identityOf(stat), 'SIGKILL')) killed.push(stat.pid);
-		}
-		await sleep(50);
-	}
+	await sweepUntilQuiet(table => findMarked(entry, table), stat => signalIdentity(identityOf(stat), 'SIGKILL'), stats => {
+		for (const stat of stats) killed.push(stat.pid);
+	});
 	return killed;
 }
 

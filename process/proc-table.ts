@@ -125,8 +125,3 @@ export function freshTable(): Promise<ProcStat[]> {
 	}));
 	return nextTable;
 }
-
-/** Running processes whose environment carries the marker entry. */
-export function findTagged(entry: string, table: ProcStat[] = readTable()): ProcStat[] {
-	return table.filter(stat => stat.pid !== process.pid && carriesMarker(stat, entry));
-}

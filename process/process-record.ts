@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {Containment} from './containment.js';
 
 /** How a pid was ended during cleanup. */
 export const KillHow = z.enum(['term', 'kill', 'sweep']);
@@ -25,15 +26,26 @@ export const StreamCount = z.object({
 	overflowed: z.boolean(),
 });
 
+/** What the tree used, measured by its cgroup; null where the backend or the kernel cannot tell. */
+export const TreeResources = z.object({
+	cpu_user_ms: z.number().nonnegative().nullable(),
+	cpu_system_ms: z.number().nonnegative().nullable(),
+	peak_memory_bytes: z.number().int().nonnegative().nullable(),
+	peak_processes: z.number().int().nonnegative().nullable(),
+});
+export type TreeResources = z.infer<typeof TreeResources>;
+
 /** The supervisor's own account of one process tree: it becomes `process.json`. */
 export const ProcessRecord = z.object({
-	schema: z.literal('harness-lab/process@1'),
+	schema: z.literal('harness-lab/process@2'),
+	/** How the tree was held together and ended: its own cgroup, the /proc sweep, or the portable ps-based backend. */
+	containment: Containment,
 	argv: z.array(z.string()),
 	cwd: z.string(),
 	pid: z.number().int().nullable(),
 	pgid: z.number().int().nullable(),
-	/** The environment marker every member of the tree inherits. */
-	tag: z.string(),
+	/** The environment entry (`KEY=value`) every member of the tree inherits, unless it clears its environment. */
+	marker: z.string(),
 	started_at: z.string(),
 	ended_at: z.string(),
 	/** Monotonic-clock time from spawn until the leader exited (by itself or by cleanup). */
@@ -47,9 +59,12 @@ export const ProcessRecord = z.object({
 	stdout: StreamCount,
 	stderr: StreamCount,
 	killed: z.array(KilledProcess),
+	/** Pids that outlived the command (or left its group) and were ended by cleanup: the tree's leaks. */
+	leaks: z.array(z.number().int()),
 	/** Pids of the tree still alive after cleanup; anything here is a supervisor defect. */
 	survivors: z.array(z.number().int()),
 	/** From the end (or the deadline, limit or abort) to the last member gone. */
 	cleanup_ms: z.number().nonnegative(),
+	resources: TreeResources,
 });
 export type ProcessRecord = z.infer<typeof ProcessRecord>;

@@ -1,11 +1,12 @@
 import {randomUUID} from 'node:crypto';
 import {execa} from 'execa';
 import {limitOutput, type OutputSink} from './byte-limit.js';
-import {refreshDescendants, unwatchDescendants, watchDescendants} from './descendant-tracker.js';
+import {chooseContainment, type Containment} from './containment.js';
+import {whyNotExecutable} from './find-executable.js';
 import {readStat} from './proc-table.js';
-import type {ProcessFailure, ProcessRecord} from './process-record.js';
-import {stopTree} from './stop-tree.js';
+import type {KilledProcess, ProcessFailure, ProcessRecord} from './process-record.js';
 import {settleStreams} from './settle-streams.js';
+import {openContainer} from './tree-container.js';
 
 export const defaultGraceMs = 2000;
 
@@ -30,10 +31,12 @@ export interface RunOptions {
 	/** Called with the pid and pgid right after spawn, so a caller can register the group. */
 	onSpawn?: (pid: number) => void;
 	/**
-	 * Poll the tree's ancestry while it runs (default true). Off only for a long-lived service of harness-lab's own
-	 * that starts no process: the polls would fork `ps` all along, and its group and tag still find what it leaves.
+	 * Poll the tree's ancestry while it runs (default true; the cgroup backend never needs to). Off only for a
+	 * long-lived service of harness-lab's own that starts no process: its group and marker still find what it leaves.
 	 */
 	trackDescendants?: boolean;
+	/** The backend that holds the tree; default: `HLAB_CONTAINMENT`, else the strongest available. */
+	containment?: Containment;
 	/** Test-only: disable the sweep of members that left the group. */
 	sweep?: boolean;
 }
@@ -53,7 +56,8 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	validate(options);
 	const [file, ...args] = options.argv as [string, ...string[]];
 	const cwd = options.cwd ?? process.cwd();
-	const tagKey = `HLAB_TREE_${randomUUID().replaceAll('-', '')}`;
+	const containment = chooseContainment(options.containment);
+	const markerKey = `HLAB_TREE_${randomUUID().replaceAll('-', '')}`;
 	const startedAt = new Date();
 	const t0 = performance.now();
 	let failure: ProcessFailure | null = null;
@@ -71,12 +75,13 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 
 	const finish = (fields: Partial<ProcessRecord>): GroupRun => ({
 		record: {
-			schema: 'harness-lab/process@1',
+			schema: 'harness-lab/process@2',
+			containment,
 			argv: options.argv,
 			cwd,
 			pid: null,
 			pgid: null,
-			tag: tagKey,
+			marker: `${markerKey}=1`,
 			started_at: startedAt.toISOString(),
 			ended_at: new Date().toISOString(),
 			wall_ms: performance.now() - t0,
@@ -88,8 +93,10 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 			stdout: {bytes_seen: stdout.bytesSeen(), bytes_kept: stdout.bytesKept(), limit: options.stdoutLimit ?? null, overflowed: stdout.overflowed()},
 			stderr: {bytes_seen: stderr.bytesSeen(), bytes_kept: stderr.bytesKept(), limit: options.stderrLimit ?? null, overflowed: stderr.overflowed()},
 			killed: [],
+			leaks: [],
 			survivors: [],
 			cleanup_ms: 0,
+			resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
 			...fields,
 		},
 		stdout: stdout.buffer(),
@@ -102,9 +109,19 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		return finish({});
 	}
 
-	const subprocess = execa(file, args, {
+	const env = {...options.env, [markerKey]: '1'};
+	const searchPath = 'PATH' in env ? env.PATH : (options.extendEnv ?? true) ? process.env.PATH : undefined;
+	const notExecutable = containment === 'cgroup' ? whyNotExecutable(file, cwd, searchPath) : null;
+	if (notExecutable !== null) {
+		fail('spawn');
+		failureMessage = `cannot start ${file}: spawn ${file} ${notExecutable}`;
+		return finish({});
+	}
+	const container = openContainer(containment, `${markerKey}=1`, options.trackDescendants ?? true);
+	const [spawnFile, ...spawnArgs] = container.wrap(options.argv) as [string, ...string[]];
+	const subprocess = execa(spawnFile, spawnArgs, {
 		cwd,
-		env: {...options.env, [tagKey]: '1'},
+		env,
 		extendEnv: options.extendEnv ?? true,
 		detached: true,
 		buffer: false,
@@ -120,6 +137,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	const pid = subprocess.pid;
 	if (pid === undefined) {
 		const result = await subprocess;
+		container.release();
 		fail('spawn');
 		failureMessage = `cannot start ${file}: ${result.originalMessage ?? result.message}`;
 		return finish({});
@@ -132,8 +150,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	subprocess.stderr!.pipe(stderr.writable);
 	const leaderStat = readStat(pid);
 	const leader = {pid, startTime: leaderStat?.startTime ?? -1, comm: leaderStat?.comm ?? file};
-	const tracked = options.trackDescendants ?? true;
-	const descendants = tracked ? watchDescendants(leader) : new Map([[leader.pid, leader]]);
+	container.started(leader, exited);
 	options.onSpawn?.(pid);
 
 	const deadline = options.timeoutMs == null ? undefined : setTimeout(() => fail('timeout'), options.timeoutMs);
@@ -146,15 +163,14 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		failureMessage = `${first === 'stdout_limit' ? 'stdout' : 'stderr'} exceeded its limit of ${first === 'stdout_limit' ? options.stdoutLimit : options.stderrLimit} bytes`;
 	}
 	if (first === 'aborted') failureMessage = 'aborted by the supervisor';
-	// While the tree still runs, one last snapshot catches descendants born since the previous poll.
-	const snapshot = first === null || !tracked ? undefined : refreshDescendants();
 	const cleanupStart = performance.now();
-	const stop = await stopTree({pgid: pid, startTime: leader.startTime, tagEntry: `${tagKey}=1`, descendants}, {graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep, snapshot});
+	const stop = await container.stop({graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep, leaderEnded: first === null});
 	const exit = await exited;
 	const cleanupMs = performance.now() - cleanupStart;
 	clearTimeout(deadline);
 	options.signal?.removeEventListener('abort', onAbort);
-	if (tracked) unwatchDescendants(pid);
+	const resources = container.resources();
+	container.release();
 	// A pipe held open by something we could not find must not hang the caller.
 	await settleStreams([subprocess.stdout!, subprocess.stderr!], [stdout.writable, stderr.writable]);
 	await result;
@@ -165,9 +181,20 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		exit_code: exit.code,
 		signal: exit.signal,
 		killed: stop.killed,
+		leaks: leaksOf(stop.killed, pid, first === null),
 		survivors: stop.survivors,
 		cleanup_ms: cleanupMs,
+		resources,
 	});
+}
+
+/**
+ * A leak is a process cleanup had to end that outlived the command (it had exited by itself) or had left its group.
+ * Members ended at a deadline, a limit or an abort were still part of the running command.
+ */
+function leaksOf(killed: KilledProcess[], leaderPid: number, leaderEnded: boolean): number[] {
+	const pids = killed.filter(entry => entry.pid !== leaderPid && (leaderEnded || !entry.in_group)).map(entry => entry.pid);
+	return [...new Set(pids)];
 }
 
 function validate(options: RunOptions): void {

@@ -12,7 +12,7 @@ export interface TreeHandle {
 	/** The leader's start time: no member can have started before it, which keeps scans short. */
 	startTime: number;
 	/** `KEY=value` in the environment of every member that did not clear it. */
-	tagEntry: string;
+	marker: string;
 	descendants: Descendants;
 }
 
@@ -22,7 +22,11 @@ export interface StopOptions {
 	sweep?: boolean;
 	/** A descendant snapshot still under way; the sweep waits for it, the group signals do not. */
 	snapshot?: Promise<void>;
+	/** How a member found outside the group is ended (default: SIGKILL to that pid after re-identifying it). */
+	endEscaped?: (stat: ProcStat) => boolean;
 }
+
+type Record = (stats: ProcStat[], how: KilledProcess['how']) => void;
 
 export interface StopResult {
 	killed: KilledProcess[];
@@ -39,21 +43,23 @@ const maxSweepRounds = 50;
 
 /**
  * Ends a whole tree: SIGTERM to the group, a grace, SIGKILL to the group,
- * then a sweep of members that left it (by tag or tracked ancestry), then a last look for survivors.
+ * then a sweep of members that left it (by marker or tracked ancestry), then a last look for survivors.
  */
 export async function stopTree(tree: TreeHandle, options: StopOptions): Promise<StopResult> {
 	const killed: KilledProcess[] = [];
-	const record = (stats: ProcStat[], how: KilledProcess['how']): void => {
+	const record: Record = (stats, how) => {
 		for (const stat of stats) killed.push({pid: stat.pid, comm: stat.comm, how, in_group: how !== 'sweep'});
 	};
 	await endGroup(tree.pgid, options.graceMs, record);
 	await options.snapshot;
+	const endEscaped = options.endEscaped ?? killIdentified;
 	// A completed sweep ended on two empty looks, which is the final check itself.
-	if (options.sweep !== false && await sweep(tree, record)) return {killed, survivors: []};
+	if (options.sweep !== false && await sweepUntilQuiet(table => members(tree, table), endEscaped, record)) return {killed, survivors: []};
 	return {killed, survivors: members(tree, readTable()).map(stat => stat.pid)};
 }
 
-async function endGroup(pgid: number, graceMs: number, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<void> {
+/** SIGTERM to the group, the grace, then SIGKILL until the group is empty; every pid signalled is recorded. */
+export async function endGroup(pgid: number, graceMs: number, record: Record): Promise<void> {
 	// A group that already ended (the usual case) needs no scan of /proc.
 	const initial = groupExists(pgid) ? groupMembers(pgid) : [];
 	if (initial.length === 0) return;
@@ -83,18 +89,25 @@ async function waitGroupGone(pgid: number, timeoutMs: number, signalled: ProcSta
 	return left.length === 0 ? left : groupMembers(pgid);
 }
 
-/** Kills members outside the group until two looks in a row find none (true), or gives up after its rounds (false). */
-async function sweep(tree: TreeHandle, record: (stats: ProcStat[], how: KilledProcess['how']) => void): Promise<boolean> {
+/**
+ * Ends what `find` returns until two looks in a row find none (true), or gives up after its rounds (false).
+ * The one sweep: a tree's escaped members at its end, and everything carrying a marker (see kill-marked.ts).
+ */
+export async function sweepUntilQuiet(find: (table: ProcStat[]) => ProcStat[], end: (stat: ProcStat) => boolean, record: Record): Promise<boolean> {
 	// A process in the middle of fork or exec can be briefly unreadable: only two empty looks in a row end the sweep.
 	for (let round = 0, empty = 0; round < maxSweepRounds; round += 1) {
-		// Trees stopping at the same moment share each read of /proc; every read still starts after the look was asked for.
-		const found = members(tree, await freshTable());
+		// Sweeps running at the same moment share each read of /proc; every read still starts after the look was asked for.
+		const found = find(await freshTable());
 		empty = found.length === 0 ? empty + 1 : 0;
 		if (empty === 2) return true;
-		record(found.filter(stat => signalIdentity(identityOf(stat), 'SIGKILL')), 'sweep');
+		record(found.filter(end), 'sweep');
 		await sleep(empty > 0 ? confirmMs : pollMs);
 	}
 	return false;
+}
+
+function killIdentified(stat: ProcStat): boolean {
+	return signalIdentity(identityOf(stat), 'SIGKILL');
 }
 
 /** Whether any process, a zombie included, is still in the group: one signal-0 probe instead of a scan of /proc. */
@@ -112,11 +125,11 @@ function groupMembers(pgid: number): ProcStat[] {
 	return readTable().filter(stat => stat.pgid === pgid && stat.pid !== process.pid);
 }
 
-/** Members of the tree wherever they went: the group, the tag, tracked ancestry, and their children. */
+/** Members of the tree wherever they went: the group, the marker, tracked ancestry, and their children. */
 function members(tree: TreeHandle, table: ProcStat[]): ProcStat[] {
 	// No member can be older than the leader: skip reading the environment of everything else.
 	return withDescendants(table, stat => stat.startTime >= tree.startTime
-		&& (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || carriesMarker(stat, tree.tagEntry)));
+		&& (stat.pgid === tree.pgid || isTracked(tree.descendants, stat) || carriesMarker(stat, tree.marker)));
 }
 
 function isTracked(descendants: Descendants, stat: ProcStat): boolean {

@@ -1,10 +1,11 @@
 import {randomUUID} from 'node:crypto';
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Test} from 'tap';
-import {findTagged, readTable} from '../process/proc-table.js';
+import {findMarked} from '../process/find-members.js';
+import {readTable} from '../process/proc-table.js';
 
 /**
- * Tags every process this test file starts (they inherit the environment) and,
+ * Marks every process this test file starts (they inherit the environment) and,
  * when the file ends, fails the file if any of them is still running, then kills them so one leak stays one failure.
  */
 export function checkNoLeaks(t: Test): void {
@@ -12,11 +13,11 @@ export function checkNoLeaks(t: Test): void {
 	process.env[key] = '1';
 	t.teardown(async () => {
 		const entry = `${key}=1`;
-		let left = findTagged(entry, readTable());
+		let left = findMarked(entry, readTable());
 		// A process killed a moment ago may still be on its way out.
 		for (let wait = 0; left.length > 0 && wait < 20; wait += 1) {
 			await sleep(50);
-			left = findTagged(entry, readTable());
+			left = findMarked(entry, readTable());
 		}
 		if (left.length === 0) return;
 		for (const stat of left) process.kill(stat.pid, 'SIGKILL');

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {KilledProcess, ProcessFailure} from '../../process/index.js';
+import {Containment, KilledProcess, ProcessFailure} from '../../process/index.js';
 import {checkItem, checkResult} from '../check-result.js';
 
 export const ScenarioResult = checkItem({
@@ -15,10 +15,14 @@ export const ScenarioResult = checkItem({
 	elapsed_ms: z.number(),
 	/** Found by scanning /proc after the supervisor returned; killed by the check afterwards. */
 	survivors: z.array(z.number().int()),
+	/** Whether the backend used can end this tree at all; a scenario it cannot catch fails with that said. */
+	within_backend: z.boolean(),
 });
 export type ScenarioResult = z.infer<typeof ScenarioResult>;
 
 export const CleanupCheckResult = checkResult('process-cleanup', {
+	/** The containment backend every scenario ran under. */
+	containment: Containment,
 	sweep_disabled: z.boolean(),
 	scenarios: z.array(ScenarioResult),
 });

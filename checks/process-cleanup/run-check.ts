@@ -1,7 +1,8 @@
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
-import {runInGroup} from '../../process/index.js';
-import {findTagged, isRunning, readStat, readTable} from '../../process/proc-table.js';
+import {chooseContainment, runInGroup, type Containment} from '../../process/index.js';
+import {findMarked} from '../../process/find-members.js';
+import {isRunning, readStat, readTable} from '../../process/proc-table.js';
 import {cleanupScenarios, type CleanupScenario} from './scenarios.js';
 import {CleanupCheckResult, type ScenarioResult} from './result-schema.js';
 import {checkResultSchema} from '../check-result.js';
@@ -23,12 +24,15 @@ export async function runCleanupCheck(options: CleanupCheckOptions): Promise<Cle
 	await mkdir(path.dirname(path.resolve(options.outputDir)), {recursive: true});
 	await mkdir(options.outputDir); // Refuses an existing directory (EEXIST).
 	const scenarios = cleanupScenarios.filter(scenario => !options.only || options.only.includes(scenario.name));
+	// HLAB_CONTAINMENT forces a backend, so that each can be checked on one machine.
+	const containment = chooseContainment();
 	const results: ScenarioResult[] = [];
-	for (const scenario of scenarios) results.push(await runScenario(scenario, options));
+	for (const scenario of scenarios) results.push(await runScenario(scenario, containment, options));
 	const result = CleanupCheckResult.parse({
 		schema: checkResultSchema,
 		check: 'process-cleanup',
 		label: 'framework verification: synthetic process trees, no model call; not a model experiment',
+		containment,
 		sweep_disabled: options.disableSweep === true,
 		passed: results.every(scenario => scenario.passed),
 		scenarios: results,
@@ -37,7 +41,7 @@ export async function runCleanupCheck(options: CleanupCheckOptions): Promise<Cle
 	return result;
 }
 
-async function runScenario(scenario: CleanupScenario, options: CleanupCheckOptions): Promise<ScenarioResult> {
+async function runScenario(scenario: CleanupScenario, containment: Containment, options: CleanupCheckOptions): Promise<ScenarioResult> {
 	const dir = path.join(options.outputDir, scenario.name);
 	await mkdir(dir);
 	const pidFile = path.join(dir, 'pids');
@@ -53,6 +57,7 @@ async function runScenario(scenario: CleanupScenario, options: CleanupCheckOptio
 		stdoutLimit: 64 * 1024,
 		stderrLimit: 64 * 1024,
 		sweep: options.disableSweep !== true,
+		containment,
 	});
 	const elapsedMs = performance.now() - started;
 	await writeFile(path.join(dir, 'process.json'), `${JSON.stringify(run.record, null, 2)}\n`);
@@ -61,7 +66,8 @@ async function runScenario(scenario: CleanupScenario, options: CleanupCheckOptio
 	// A leak must not outlive the check that found it.
 	for (const pid of survivors) process.kill(pid, 'SIGKILL');
 	const problems: string[] = [];
-	if (survivors.length > 0) problems.push(`${survivors.length} process(es) survived: ${survivors.join(', ')}`);
+	const withinBackend = scenario.caughtBy.includes(containment);
+	if (survivors.length > 0) problems.push(`${survivors.length} process(es) survived: ${survivors.join(', ')}${withinBackend ? '' : ` (expected: the ${containment} backend cannot catch this escape; only ${scenario.caughtBy.join(', ')} can)`}`);
 	if (run.record.failure !== scenario.expectedFailure) problems.push(`expected failure ${scenario.expectedFailure}, got ${run.record.failure}`);
 	if (elapsedMs > scenario.maxWallMs) problems.push(`the supervisor returned after ${Math.round(elapsedMs)} ms, over ${scenario.maxWallMs} ms`);
 	if (pids.length === 0) problems.push('the scenario recorded no process: it did not run');
@@ -77,14 +83,15 @@ async function runScenario(scenario: CleanupScenario, options: CleanupCheckOptio
 		cleanup_ms: run.record.cleanup_ms,
 		elapsed_ms: elapsedMs,
 		survivors,
+		within_backend: withinBackend,
 		passed: problems.length === 0,
 		problems,
 	};
 }
 
-/** Everything the scenario started that still runs: by its recorded pids and by its own marker. */
+/** Everything the scenario started that still runs: by its recorded pids and by its own marker (and their descendants). */
 function findSurvivors(started: number[], markerEntry: string): number[] {
-	const alive = new Set(findTagged(markerEntry, readTable()).map(stat => stat.pid));
+	const alive = new Set(findMarked(markerEntry, readTable()).map(stat => stat.pid));
 	for (const pid of started) if (isRunning(readStat(pid))) alive.add(pid);
 	return [...alive].sort((a, b) => a - b);
 }

@@ -1,6 +1,7 @@
-import {writeFile} from 'node:fs/promises';
+import {constants} from 'node:os';
 import type {Command} from 'commander';
-import {runInGroup, defaultGraceMs} from '../../process/index.js';
+import {chooseContainment, Containment, runInGroup, defaultGraceMs, type ProcessRecord} from '../../process/index.js';
+import {writeJson} from '../../files/write-json.js';
 import {fail, outputLimitExit, spawnExit, timeoutExit, usageExit} from './exit-codes.js';
 import {parseBytes, parseDuration} from './parse-units.js';
 
@@ -10,6 +11,7 @@ interface SuperviseFlags {
 	stdoutLimit: string;
 	stderrLimit: string;
 	record?: string;
+	containment?: string;
 }
 
 export function registerSupervise(program: Command): void {
@@ -21,6 +23,7 @@ export function registerSupervise(program: Command): void {
 		.option('--stdout-limit <size>', 'bytes of stdout passed through before the tree is ended', '8MiB')
 		.option('--stderr-limit <size>', 'bytes of stderr passed through before the tree is ended', '256KiB')
 		.option('--record <file>', 'write the process record (process.json) here')
+		.option('--containment <backend>', `force a containment backend (${Containment.options.join(', ')}); default: HLAB_CONTAINMENT, else the strongest available`)
 		.argument('<command...>', 'the command and its arguments (after --)')
 		.action(async (command: string[], flags: SuperviseFlags) => {
 			let options;
@@ -30,6 +33,8 @@ export function registerSupervise(program: Command): void {
 					graceMs: parseDuration(flags.grace),
 					stdoutLimit: parseBytes(flags.stdoutLimit),
 					stderrLimit: parseBytes(flags.stderrLimit),
+					// A forced backend that cannot be used here is bad input, named before anything starts.
+					containment: chooseContainment(parseContainment(flags.containment)),
 				};
 			} catch (error) {
 				return fail((error as Error).message, usageExit);
@@ -41,9 +46,10 @@ export function registerSupervise(program: Command): void {
 				stdout: {kind: 'stream', stream: process.stdout},
 				stderr: {kind: 'stream', stream: process.stderr},
 			});
-			if (flags.record) await writeFile(flags.record, `${JSON.stringify(run.record, null, 2)}\n`);
+			if (flags.record) await writeJson(flags.record, run.record, {atomic: true});
 			const {record} = run;
 			if (record.failure !== null) process.stderr.write(`hlab supervise: ${record.failure_message}\n`);
+			if (record.leaks.length > 0) process.stderr.write(`hlab supervise: ${describeLeaks(record)}\n`);
 			if (record.survivors.length > 0) process.stderr.write(`hlab supervise: processes survived cleanup: ${record.survivors.join(' ')}\n`);
 			process.exitCode = exitStatus(record);
 		});
@@ -59,6 +65,21 @@ function exitStatus(record: {failure: string | null; exit_code: number | null; s
 		default: break;
 	}
 	if (record.exit_code !== null) return record.exit_code;
-	const signals: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15};
-	return 128 + (signals[record.signal ?? ''] ?? 0);
+	return 128 + (constants.signals[record.signal as NodeJS.Signals] ?? 0);
+}
+
+function parseContainment(value: string | undefined): Containment | undefined {
+	if (value === undefined) return undefined;
+	const parsed = Containment.safeParse(value);
+	if (!parsed.success) throw new Error(`invalid containment backend: ${value} (one of ${Containment.options.join(', ')})`);
+	return parsed.data;
+}
+
+/** One line naming each process that outlived the command and had to be ended. */
+function describeLeaks(record: ProcessRecord): string {
+	const names = record.leaks.map(pid => {
+		const comm = record.killed.find(entry => entry.pid === pid)?.comm;
+		return comm ? `${pid} (${comm})` : `${pid}`;
+	});
+	return `ended ${record.leaks.length} process(es) that outlived the command [${record.containment}]: ${names.join(', ')}`;
 }

@@ -3,6 +3,7 @@ import {readFile} from 'node:fs/promises';
 import path from 'node:path';
 import {CleanupCheckResult} from '../../checks/process-cleanup/result-schema.js';
 import {cleanupScenarios} from '../../checks/process-cleanup/scenarios.js';
+import {cgroupBase} from '../../process/cgroup/cgroup-base.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {hlab} from '../hlab.js';
 import {tempDir} from '../temp-dir.js';
@@ -10,31 +11,64 @@ import {tempDir} from '../temp-dir.js';
 checkNoLeaks(t);
 
 const temp = (t: Test): Promise<string> => tempDir(t, 'hlab-check-');
+const escape = 'env_cleared_daemon';
 
-t.test('the process-cleanup check passes and its result is truthful', async t => {
+/** Runs the check with a forced backend; returns its exit status, summary and result.json. */
+async function runCheck(t: Test, containment: string, extra: string[] = []) {
 	const out = path.join(await temp(t), 'check');
-	const {record, stdout} = await hlab(['check', 'process-cleanup', '--output', out]);
-	t.equal(record.exit_code, 0, stdout);
+	const {record, stdout} = await hlab(['check', 'process-cleanup', '--output', out, ...extra], {env: {HLAB_CONTAINMENT: containment}});
 	const result = CleanupCheckResult.parse(JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')));
-	t.equal(result.passed, true);
+	return {exitCode: record.exit_code, stdout, result};
+}
+
+function assertTruthful(t: Test, result: CleanupCheckResult, stdout: string, containment: string): void {
+	t.equal(result.containment, containment);
+	t.match(stdout, new RegExp(`^containment backend: ${containment}$`, 'm'), 'the summary names the backend');
 	t.match(result.label, /framework verification/);
 	t.same(result.scenarios.map(scenario => scenario.name), cleanupScenarios.map(scenario => scenario.name));
-	for (const scenario of result.scenarios) {
-		t.ok(scenario.started.length > 0, `${scenario.name} started processes`);
-		t.same(scenario.survivors, [], `${scenario.name} left nothing`);
-	}
-	const swept = result.scenarios.find(scenario => scenario.name === 'setsid_grandchild')!;
-	t.ok(swept.killed.some(entry => entry.how === 'sweep'), 'the daemon was found by the sweep');
-});
+	for (const scenario of result.scenarios) t.ok(scenario.started.length > 0, `${scenario.name} started processes`);
+}
+
+if (cgroupBase().ok) {
+	t.test('cgroup: every scenario passes, the env-cleared setsid daemon included', async t => {
+		const {exitCode, stdout, result} = await runCheck(t, 'cgroup');
+		t.equal(exitCode, 0, stdout);
+		assertTruthful(t, result, stdout, 'cgroup');
+		t.equal(result.passed, true);
+		for (const scenario of result.scenarios) t.same(scenario.survivors, [], `${scenario.name} left nothing`);
+		t.ok(result.scenarios.find(scenario => scenario.name === escape)!.within_backend);
+	});
+}
+
+for (const containment of ['proc', 'portable']) {
+	t.test(`${containment}: the original eight pass; the daemon it cannot catch fails, and the check says why`, async t => {
+		const {exitCode, stdout, result} = await runCheck(t, containment);
+		assertTruthful(t, result, stdout, containment);
+		for (const scenario of result.scenarios.filter(scenario => scenario.name !== escape)) {
+			t.ok(scenario.passed, `${scenario.name}: ${scenario.problems.join('; ')}`);
+			t.same(scenario.survivors, []);
+		}
+		const daemon = result.scenarios.find(scenario => scenario.name === escape)!;
+		t.equal(daemon.within_backend, false);
+		// This is the cgroup test above with its backend disabled: it must fail.
+		t.equal(daemon.passed, false, 'the daemon outlived the supervisor');
+		t.match(daemon.problems.join('\n'), new RegExp(`the ${containment} backend cannot catch this escape`));
+		t.equal(result.passed, false);
+		t.equal(exitCode, 1);
+		const swept = result.scenarios.find(scenario => scenario.name === 'setsid_grandchild')!;
+		t.ok(swept.killed.some(entry => entry.how === 'sweep'), 'the setsid daemon with its marker was found by the sweep');
+	});
+}
 
 t.test('a broken cleanup (sweep disabled) is reported as a failure by the same check', async t => {
-	const out = path.join(await temp(t), 'check');
-	const {record} = await hlab(['check', 'process-cleanup', '--output', out, '--disable-sweep']);
-	t.equal(record.exit_code, 1);
-	const result = CleanupCheckResult.parse(JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')));
+	const containment = cgroupBase().ok ? 'cgroup' : 'proc';
+	const {exitCode, result} = await runCheck(t, containment, ['--disable-sweep']);
+	t.equal(exitCode, 1);
 	t.equal(result.passed, false);
+	t.equal(result.sweep_disabled, true);
 	const failed = result.scenarios.filter(scenario => !scenario.passed).map(scenario => scenario.name);
-	t.ok(failed.includes('setsid_grandchild') && failed.includes('escaped_without_tag'), `failed: ${failed.join(', ')}`);
+	// These two wait until their escaped process runs before the leader exits, so the group signal can never catch it early.
+	t.ok(failed.includes('escaped_without_tag') && failed.includes(escape), `failed: ${failed.join(', ')}`);
 	for (const name of failed) t.ok(result.scenarios.find(scenario => scenario.name === name)!.survivors.length > 0);
 });
 

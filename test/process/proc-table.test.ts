@@ -15,12 +15,12 @@ async function sleeper(t: Test, extra: Record<string, string>): Promise<number> 
 }
 
 t.test('a marker is found in the environment of the process that carries it, and only there', async t => {
-	const tagged = await sleeper(t, {HLAB_SPEC_MARKER: '1'});
+	const marked = await sleeper(t, {HLAB_SPEC_MARKER: '1'});
 	const other = await sleeper(t, {});
-	t.ok(carriesMarker(readStat(tagged)!, 'HLAB_SPEC_MARKER=1'));
-	t.notOk(carriesMarker(readStat(tagged)!, 'HLAB_SPEC_MARKER=2'), 'the value must match too');
+	t.ok(carriesMarker(readStat(marked)!, 'HLAB_SPEC_MARKER=1'));
+	t.notOk(carriesMarker(readStat(marked)!, 'HLAB_SPEC_MARKER=2'), 'the value must match too');
 	t.notOk(carriesMarker(readStat(other)!, 'HLAB_SPEC_MARKER=1'));
-	t.throws(() => carriesMarker(readStat(tagged)!, 'PATH=/bin'), /must start with HLAB_/);
+	t.throws(() => carriesMarker(readStat(marked)!, 'PATH=/bin'), /must start with HLAB_/);
 });
 
 t.test('the cache answers only for the process it read: another start time under the same pid is read afresh', async t => {

@@ -1,12 +1,15 @@
 import t from 'tap';
 import {runInGroup} from '../../process/index.js';
 import {isRunning, readStat} from '../../process/proc-table.js';
+import {cgroupBase} from '../../process/cgroup/cgroup-base.js';
 import {checkNoLeaks} from '../leak-check.js';
 
 checkNoLeaks(t);
 
 const sh = (script: string) => ['sh', '-c', script];
 const alive = (pid: number) => isRunning(readStat(pid));
+/** Every backend this machine offers: the cgroup one only where a cgroup v2 can be created (test/process/cgroup-containment covers both cases). */
+const backends = cgroupBase().ok ? ['cgroup', 'proc', 'portable'] as const : ['proc', 'portable'] as const;
 
 t.test('a clean exit keeps its output and exit code, and is not a failure', async t => {
 	const {record, stdout, stderr} = await runInGroup({argv: sh('printf out; printf err >&2')});
@@ -47,47 +50,63 @@ t.test('bad options are refused before anything starts', async t => {
 	await t.rejects(runInGroup({argv: ['true'], timeoutMs: -1}), /non-negative/);
 });
 
-t.test('children left running by a successful parent are ended', async t => {
-	const {record, stdout} = await runInGroup({argv: sh('sleep 300 & echo $!; exit 0'), graceMs: 200});
-	const child = Number(stdout?.toString());
-	t.equal(record.exit_code, 0);
-	t.notOk(alive(child), 'the background child is gone');
-	t.ok(record.killed.some(entry => entry.pid === child && entry.how === 'term'), 'and the record says it was terminated');
-});
-
-t.test('a deadline on a tree that ignores SIGTERM ends within grace + 1 s', async t => {
-	const graceMs = 500;
-	const started = performance.now();
-	const {record} = await runInGroup({
-		argv: sh(`trap '' TERM HUP; sh -c "trap '' TERM HUP; sleep 300" & sleep 300`),
-		timeoutMs: 300,
-		graceMs,
+for (const containment of backends) {
+	t.test(`${containment}: children left running by a successful parent are ended`, async t => {
+		const {record, stdout} = await runInGroup({argv: sh('sleep 300 & echo $!; exit 0'), graceMs: 200, containment});
+		const child = Number(stdout?.toString());
+		t.equal(record.exit_code, 0);
+		t.notOk(alive(child), 'the background child is gone');
+		t.ok(record.killed.some(entry => entry.pid === child && entry.how === 'term'), 'and the record says it was terminated');
+		t.same(record.leaks, [child], 'it outlived the command: a leak');
+		t.equal(record.containment, containment);
 	});
-	const elapsed = performance.now() - started;
-	t.equal(record.failure, 'timeout');
-	t.equal(record.timed_out, true);
-	t.ok(elapsed < 300 + graceMs + 1000, `ended after ${Math.round(elapsed)} ms`);
-	t.ok(record.killed.some(entry => entry.how === 'kill'), 'SIGKILL was needed and recorded');
-	t.same(record.survivors, []);
-});
 
-t.test('a grandchild that escaped with setsid is swept by its tag', async t => {
-	const {record, stdout} = await runInGroup({argv: sh('setsid -f sh -c \'echo $$; exec sleep 300\'; sleep 0.1; exit 0')});
-	const daemon = Number(stdout?.toString().trim());
-	t.ok(daemon > 0);
-	t.notOk(alive(daemon));
-	t.ok(record.killed.some(entry => entry.pid === daemon && entry.how === 'sweep' && !entry.in_group));
-});
+	t.test(`${containment}: a deadline on a tree that ignores SIGTERM ends within grace + 1 s`, async t => {
+		const graceMs = 500;
+		const started = performance.now();
+		const {record} = await runInGroup({
+			argv: sh(`trap '' TERM HUP; sh -c "trap '' TERM HUP; sleep 300" & sleep 300`),
+			timeoutMs: 300,
+			graceMs,
+			containment,
+		});
+		const elapsed = performance.now() - started;
+		t.equal(record.failure, 'timeout');
+		t.equal(record.timed_out, true);
+		t.ok(elapsed < 300 + graceMs + 1000, `ended after ${Math.round(elapsed)} ms`);
+		t.ok(record.killed.some(entry => entry.how === 'kill'), 'SIGKILL was needed and recorded');
+		t.same(record.survivors, []);
+		t.same(record.leaks, [], 'members ended at the deadline were part of the running command, not leaks');
+	});
 
-t.test('a grandchild that cleared its environment is found through tracked ancestry', async t => {
-	const {record, stdout} = await runInGroup({argv: sh('env -i setsid sh -c \'echo $$; exec sleep 300\' & sleep 0.6; exit 0')});
-	const escaped = Number(stdout?.toString().trim());
-	t.notOk(alive(escaped));
-	t.ok(record.killed.some(entry => entry.pid === escaped && entry.how === 'sweep'));
-});
+	t.test(`${containment}: a parent that keeps spawning while it is stopped is ended with all its children`, async t => {
+		const {record} = await runInGroup({argv: sh(`trap '' TERM; while true; do sleep 300 & sleep 0.01; done`), timeoutMs: 300, graceMs: 300, containment});
+		t.equal(record.failure, 'timeout');
+		t.same(record.survivors, []);
+	});
+}
+
+for (const containment of ['proc', 'portable'] as const) {
+	t.test(`${containment}: a grandchild that escaped with setsid is swept by its marker`, async t => {
+		const {record, stdout} = await runInGroup({argv: sh('setsid -f sh -c \'echo $$; exec sleep 300\'; sleep 0.1; exit 0'), containment});
+		const daemon = Number(stdout?.toString().trim());
+		t.equal(record.containment, containment);
+		t.ok(daemon > 0);
+		t.notOk(alive(daemon));
+		t.ok(record.killed.some(entry => entry.pid === daemon && entry.how === 'sweep' && !entry.in_group));
+		t.same(record.leaks, [daemon], 'the daemon outlived the command: a leak');
+	});
+
+	t.test(`${containment}: a grandchild that cleared its environment is found through tracked ancestry`, async t => {
+		const {record, stdout} = await runInGroup({argv: sh('env -i setsid sh -c \'echo $$; exec sleep 300\' & sleep 0.6; exit 0'), containment});
+		const escaped = Number(stdout?.toString().trim());
+		t.notOk(alive(escaped));
+		t.ok(record.killed.some(entry => entry.pid === escaped && entry.how === 'sweep'));
+	});
+}
 
 t.test('without the sweep the escaped process survives and the record says so', async t => {
-	const {record, stdout} = await runInGroup({argv: sh('setsid -f sh -c \'echo $$; exec sleep 300\'; sleep 0.1'), sweep: false});
+	const {record, stdout} = await runInGroup({argv: sh('setsid -f sh -c \'echo $$; exec sleep 300\'; sleep 0.1'), sweep: false, containment: 'proc'});
 	const daemon = Number(stdout?.toString().trim());
 	t.same(record.survivors, [daemon], 'the survivor is reported, not hidden');
 	process.kill(daemon, 'SIGKILL');
@@ -98,12 +117,6 @@ t.test('a grandchild holding the stdout pipe open does not hang the caller', asy
 	const {record, stdout} = await runInGroup({argv: sh('setsid sh -c \'echo held; exec sleep 300\' & echo done')});
 	t.ok(performance.now() - started < 5000);
 	t.match(stdout?.toString(), /done/);
-	t.same(record.survivors, []);
-});
-
-t.test('a parent that keeps spawning while it is stopped is ended with all its children', async t => {
-	const {record} = await runInGroup({argv: sh(`trap '' TERM; while true; do sleep 300 & sleep 0.01; done`), timeoutMs: 300, graceMs: 300});
-	t.equal(record.failure, 'timeout');
 	t.same(record.survivors, []);
 });
 

@@ -2,8 +2,9 @@ import t from 'tap';
 import {mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {runInGroup} from '../../../process/index.js';
+import {chooseContainment, runInGroup} from '../../../process/index.js';
 import {ProcessRecord} from '../../../process/process-record.js';
+import {cgroupBase} from '../../../process/cgroup/cgroup-base.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {hlab} from '../../hlab.js';
 
@@ -51,17 +52,61 @@ t.test('every cleanup scenario driven from the command line leaves nothing behin
 	const {cleanupScenarios} = await import('../../../checks/process-cleanup/scenarios.js');
 	const dir = await mkdtemp(path.join(tmpdir(), 'hlab-supervise-'));
 	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	for (const scenario of cleanupScenarios) {
+	// The default backend of `hlab supervise` here; a scenario it cannot catch is covered by the check's own tests.
+	const containment = chooseContainment();
+	for (const scenario of cleanupScenarios.filter(scenario => scenario.caughtBy.includes(containment))) {
 		const pids = path.join(dir, `${scenario.name}.pids`);
 		const deadline = scenario.timeoutMs === null ? [] : ['--deadline', `${scenario.timeoutMs}ms`];
 		const run = await runInGroup({
 			argv: [process.execPath, hlabBin(), 'supervise', ...deadline, '--grace', `${scenario.graceMs}ms`, '--', 'sh', '-c', scenario.script],
 			env: {PIDS: pids},
 			timeoutMs: 20_000,
+			// The outer supervisor sweeps by marker and ancestry, so a sweep in its record means the inner one missed something.
+			containment: 'proc',
 		});
 		t.same(run.record.survivors, [], `${scenario.name}: the outer supervisor found nothing left either`);
 		t.notOk(run.record.killed.some(entry => entry.how === 'sweep'), `${scenario.name}: hlab supervise cleaned up by itself`);
 	}
+});
+
+/** `hlab supervise` run inside an outer cgroup-contained supervisor, which catches whatever the inner one leaves. */
+async function superviseEscape(containment: string, dir: string) {
+	const file = path.join(dir, `${containment}.json`);
+	const run = await runInGroup({
+		argv: [process.execPath, hlabBin(), 'supervise', '--containment', containment, '--grace', '200ms', '--record', file, '--', 'sh', '-c', 'env -i setsid /bin/sleep 300 & exit 0'],
+		containment: 'cgroup',
+		graceMs: 200,
+		timeoutMs: 20_000,
+	});
+	return {outer: run.record, stderr: run.stderr?.toString() ?? '', inner: ProcessRecord.parse(JSON.parse(await readFile(file, 'utf8')))};
+}
+
+if (cgroupBase().ok) {
+	t.test('the issue\'s escape (env -i setsid, parent exits at once) leaves nothing with the cgroup backend, and is reported', async t => {
+		const dir = await mkdtemp(path.join(tmpdir(), 'hlab-supervise-'));
+		t.teardown(() => rm(dir, {recursive: true, force: true}));
+		const {outer, stderr, inner} = await superviseEscape('cgroup', dir);
+		t.equal(outer.exit_code, 0);
+		t.equal(inner.containment, 'cgroup');
+		t.equal(inner.leaks.length, 1, 'the sleeper is the leak');
+		t.match(stderr, /ended 1 process\(es\) that outlived the command \[cgroup\]: \d+ \(\w+\)\n$/);
+		t.same(outer.leaks, [], 'the outer supervisor found nothing left behind');
+	});
+
+	t.test('the same escape with the /proc backend leaves the sleeper (so the test above can fail)', async t => {
+		const dir = await mkdtemp(path.join(tmpdir(), 'hlab-supervise-'));
+		t.teardown(() => rm(dir, {recursive: true, force: true}));
+		const {outer, inner} = await superviseEscape('proc', dir);
+		t.same(inner.leaks, [], 'the inner supervisor did not see it');
+		t.equal(outer.leaks.length, 1, 'the outer cgroup had to end the sleeper');
+		t.equal(outer.killed.find(entry => entry.pid === outer.leaks[0])?.comm, 'sleep');
+	});
+}
+
+t.test('a bad containment backend is refused as bad input', async t => {
+	const {record, stderr} = await hlab(['supervise', '--containment', 'docker', '--', 'true']);
+	t.equal(record.exit_code, 2);
+	t.match(stderr, /invalid containment backend: docker/);
 });
 
 function hlabBin(): string {

@@ -1,0 +1,119 @@
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+
+/** Where this supervisor may create tree cgroups, or why it may not. */
+export type CgroupBase = {ok: true; dir: string} | {ok: false; reason: string};
+
+let found: CgroupBase | undefined;
+
+/**
+ * The cgroup v2 directory `hlab-<pid>` under the supervisor's own cgroup, created on first use.
+ * Trees go in its children; the supervisor stays where it is, so this works as root or in a delegated subtree.
+ */
+export function cgroupBase(): CgroupBase {
+	found ??= createBase();
+	return found;
+}
+
+function createBase(): CgroupBase {
+	const mount = unifiedMount();
+	if (mount === null) return {ok: false, reason: 'no cgroup v2 (unified) hierarchy is mounted'};
+	const own = ownCgroup();
+	if (own === null) return {ok: false, reason: 'this process is in no cgroup v2 (no 0:: line in /proc/self/cgroup)'};
+	const parent = path.join(mount, own);
+	const dir = path.join(parent, `hlab-${process.pid}`);
+	removeStaleBases(parent);
+	try {
+		mkdirSync(dir, {recursive: true});
+	} catch (error) {
+		return {ok: false, reason: `cannot create ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`};
+	}
+	// cgroup.kill (Linux 5.14) is what makes the end of a tree one atomic step.
+	if (!existsSync(path.join(dir, 'cgroup.kill'))) {
+		removeQuietly(dir);
+		return {ok: false, reason: `${dir} has no cgroup.kill (Linux 5.14 or later is needed)`};
+	}
+	enableControllers(dir);
+	process.once('exit', () => removeBase(dir));
+	return {ok: true, dir};
+}
+
+/** The mount point of the cgroup2 file system, from /proc/self/mountinfo. */
+function unifiedMount(): string | null {
+	let text: string;
+	try {
+		text = readFileSync('/proc/self/mountinfo', 'utf8');
+	} catch {
+		return null;
+	}
+	for (const line of text.split('\n')) {
+		const [mountFields, fsFields] = line.split(' - ');
+		if (fsFields?.split(' ')[0] !== 'cgroup2') continue;
+		const point = mountFields!.split(' ')[4];
+		// mountinfo escapes spaces and other bytes as octal.
+		if (point !== undefined) return point.replaceAll(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+	}
+	return null;
+}
+
+function ownCgroup(): string | null {
+	try {
+		const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find(entry => entry.startsWith('0::'));
+		return line === undefined ? null : line.slice(3);
+	} catch {
+		return null;
+	}
+}
+
+/** Asks for the controllers that measure memory and processes; without them those figures stay null. */
+function enableControllers(dir: string): void {
+	for (const controller of ['cpu', 'memory', 'pids']) {
+		try {
+			writeFileSync(path.join(dir, 'cgroup.subtree_control'), `+${controller}`);
+		} catch {
+			// Not delegated to us (or bound to a v1 hierarchy): its figures will be null.
+		}
+	}
+}
+
+/** Bases left by supervisors that were killed: their empty tree cgroups and the base go; a populated one stays. */
+function removeStaleBases(parent: string): void {
+	let names: string[];
+	try {
+		names = readdirSync(parent);
+	} catch {
+		return;
+	}
+	for (const name of names) {
+		const owner = /^hlab-(\d+)$/.exec(name)?.[1];
+		if (owner !== undefined && Number(owner) !== process.pid && !isAlive(Number(owner))) removeBase(path.join(parent, name));
+	}
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** At exit, removes the base and any empty tree cgroup left in it; a populated one stays and says so by existing. */
+function removeBase(dir: string): void {
+	try {
+		for (const entry of readdirSync(dir, {withFileTypes: true})) if (entry.isDirectory()) removeQuietly(path.join(dir, entry.name));
+	} catch {
+		return;
+	}
+	removeQuietly(dir);
+}
+
+export function removeQuietly(dir: string): boolean {
+	try {
+		rmdirSync(dir);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,48 @@
+import {readStat, type ProcStat} from '../proc-table.js';
+import {identityOf, signalIdentity} from '../process-identity.js';
+import type {KilledProcess} from '../process-record.js';
+import {endGroup, type StopResult} from '../stop-tree.js';
+import {cgroupMembers, killCgroup, waitPopulated, type TreeCgroup} from './tree-cgroup.js';
+
+export interface CgroupStopOptions {
+	/** The leader's process group. */
+	pgid: number;
+	graceMs: number;
+	/** Settles once the leader has entered the cgroup or exited: before that, an empty cgroup proves nothing. */
+	entered: Promise<unknown>;
+	/** Test-only: end the process group alone, as if the cgroup did not exist, to prove the check notices. */
+	sweep?: boolean;
+}
+
+const killWaitMs = 2000;
+
+/**
+ * Ends every process in the tree's cgroup: SIGTERM to each, the grace, then cgroup.kill.
+ * `populated 0` in cgroup.events is the proof that nothing survives; no /proc scan decides it.
+ */
+export async function stopCgroupTree(tree: TreeCgroup, options: CgroupStopOptions): Promise<StopResult> {
+	await options.entered;
+	const killed: KilledProcess[] = [];
+	const record = (stats: ProcStat[], how: KilledProcess['how']): void => {
+		for (const stat of stats) killed.push({pid: stat.pid, comm: stat.comm, how, in_group: stat.pgid === options.pgid});
+	};
+	if (options.sweep === false) {
+		await endGroup(options.pgid, options.graceMs, record);
+		await waitPopulated(tree, false, 100);
+		return {killed, survivors: cgroupMembers(tree)};
+	}
+	const initial = memberStats(tree);
+	if (initial.length === 0 && await waitPopulated(tree, false, 0)) return {killed, survivors: []};
+	record(initial.filter(stat => signalIdentity(identityOf(stat), 'SIGTERM')), 'term');
+	if (!await waitPopulated(tree, false, options.graceMs)) {
+		// Whoever is left is in the cgroup by construction: one write ends them all, forks in flight included.
+		record(memberStats(tree), 'kill');
+		killCgroup(tree);
+		await waitPopulated(tree, false, killWaitMs);
+	}
+	return {killed, survivors: cgroupMembers(tree)};
+}
+
+function memberStats(tree: TreeCgroup): ProcStat[] {
+	return cgroupMembers(tree).map(pid => readStat(pid)).filter(stat => stat !== null);
+}

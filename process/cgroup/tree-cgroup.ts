@@ -1,0 +1,98 @@
+import {randomUUID} from 'node:crypto';
+import {mkdirSync, readFileSync, watch, writeFileSync, type FSWatcher} from 'node:fs';
+import path from 'node:path';
+import type {TreeResources} from '../process-record.js';
+import {removeQuietly} from './cgroup-base.js';
+
+/** One supervised tree's own cgroup. */
+export interface TreeCgroup {
+	dir: string;
+}
+
+export function createTreeCgroup(base: string): TreeCgroup {
+	const dir = path.join(base, `tree-${randomUUID().slice(0, 8)}`);
+	mkdirSync(dir);
+	return {dir};
+}
+
+/**
+ * The command behind a shim that moves itself into the cgroup and only then execs it: every process the
+ * command ever forks is born inside. A shim that cannot enter exits 125 without running the command.
+ */
+export function enterThenExec(tree: TreeCgroup, argv: string[]): string[] {
+	const script = 'echo $$ > "$0" || { echo "hlab: cannot enter cgroup $0" >&2; exit 125; }; exec "$@"';
+	return ['/bin/sh', '-c', script, path.join(tree.dir, 'cgroup.procs'), ...argv];
+}
+
+/** Pids in the cgroup now (empty once it is gone). */
+export function cgroupMembers(tree: TreeCgroup): number[] {
+	return readLines(tree, 'cgroup.procs').map(Number).filter(pid => pid > 0);
+}
+
+export function isPopulated(tree: TreeCgroup): boolean {
+	return /^populated 1$/m.test(readLines(tree, 'cgroup.events').join('\n'));
+}
+
+/** Writing 1 to cgroup.kill SIGKILLs every process in the cgroup at once, including ones forking right now. */
+export function killCgroup(tree: TreeCgroup): void {
+	writeFileSync(path.join(tree.dir, 'cgroup.kill'), '1');
+}
+
+/**
+ * Resolves once `cgroup.events` says `populated` equals `wanted` (true), or at the timeout or `until` (false).
+ * The kernel notifies changes to cgroup.events; a short poll covers a missed notification.
+ */
+export function waitPopulated(tree: TreeCgroup, wanted: boolean, timeoutMs: number, until?: Promise<unknown>): Promise<boolean> {
+	if (isPopulated(tree) === wanted) return Promise.resolve(true);
+	return new Promise(resolve => {
+		let watcher: FSWatcher | undefined;
+		const finish = (reached: boolean): void => {
+			clearInterval(poll);
+			clearTimeout(timer);
+			watcher?.close();
+			resolve(reached);
+		};
+		const check = (): void => {
+			if (isPopulated(tree) === wanted) finish(true);
+		};
+		const poll = setInterval(check, 5);
+		const timer = setTimeout(() => finish(isPopulated(tree) === wanted), timeoutMs);
+		try {
+			watcher = watch(path.join(tree.dir, 'cgroup.events'), check);
+		} catch {
+			// The poll alone still answers.
+		}
+		void until?.then(() => finish(isPopulated(tree) === wanted));
+		check();
+	});
+}
+
+/** CPU time from cpu.stat (always there in v2), peaks where the memory and pids controllers are enabled. */
+export function readResources(tree: TreeCgroup): TreeResources {
+	const cpu = new Map(readLines(tree, 'cpu.stat').map(line => line.split(' ') as [string, string]));
+	const micros = (key: string): number | null => (cpu.has(key) ? Number(cpu.get(key)) / 1000 : null);
+	return {
+		cpu_user_ms: micros('user_usec'),
+		cpu_system_ms: micros('system_usec'),
+		peak_memory_bytes: readNumber(tree, 'memory.peak'),
+		peak_processes: readNumber(tree, 'pids.peak'),
+	};
+}
+
+/** Removes an empty tree cgroup; false when it still holds processes (it then stays, visible). */
+export function removeTreeCgroup(tree: TreeCgroup): boolean {
+	return removeQuietly(tree.dir);
+}
+
+function readNumber(tree: TreeCgroup, file: string): number | null {
+	const [value] = readLines(tree, file);
+	return value === undefined || !/^\d+$/.test(value) ? null : Number(value);
+}
+
+function readLines(tree: TreeCgroup, file: string): string[] {
+	try {
+		return readFileSync(path.join(tree.dir, file), 'utf8').split('\n').filter(Boolean);
+	} catch {
+		return [];
+	}
+}
