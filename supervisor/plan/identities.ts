@@ -1,11 +1,10 @@
-import {join} from 'node:path';
 import type {TaskDefinition} from '../../tasks/index.js';
 import type {LoadedConfiguration} from './configuration.js';
 import {digestJson} from '../../files/digest.js';
 import {packageFingerprints} from './fingerprints.js';
 import {installRoot} from '../../files/install-root.js';
 import type {Plan} from './plan-schema.js';
-import {moduleGraph} from './module-graph.js';
+import {digestModuleGraph} from './module-graph.js';
 import {deciderEntries, taskEntry} from './scorer-entries.js';
 import {digestSourceSet} from './source-sets.js';
 import {toolVersions} from './tool-versions.js';
@@ -51,7 +50,8 @@ export async function computeIdentities(
  * compiled file that the graders and the deciding code import, found from their module graph.
  */
 export async function builtinScorer(tasks: TaskDefinition[], root = installRoot): Promise<Identities['scorer']> {
-	const graph = await moduleGraph(root, [...new Set([...tasks.map(task => taskEntry(task.id)), ...deciderEntries])]);
-	const set = await digestSourceSet([...tasks.flatMap(task => task.sourceFiles()), ...graph.map(name => join(root, name))], root);
-	return {kind: 'builtin', digest: set.digest, files: set.files};
+	const graph = await digestModuleGraph(root, [...new Set([...tasks.map(task => taskEntry(task.id)), ...deciderEntries])]);
+	const own = await digestSourceSet(tasks.flatMap(task => task.sourceFiles()), root);
+	const files = Object.fromEntries(Object.entries({...own.files, ...graph}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+	return {kind: 'builtin', digest: digestJson(files), files};
 }

@@ -1,4 +1,4 @@
-import {isAbsolute, join} from 'node:path';
+import {join} from 'node:path';
 import type * as esbuild from 'esbuild';
 import {digestFile, type Digest} from '../../files/digest.js';
 
@@ -6,56 +6,54 @@ export class ModuleGraphError extends Error {
 	readonly reason = 'module_graph';
 }
 
-interface KnownGraph {
-	names: string[];
-	digests: Array<Digest | null>;
-}
+/** A graph's files, named relative to the installation with '/' as esbuild does, and their digests (null: unreadable). */
+export type GraphFiles = Record<string, Digest | null>;
 
-const known = new Map<string, KnownGraph>();
+const known = new Map<string, GraphFiles>();
 
 /**
  * The project files that the compiled entries (paths under `dist/`) import, transitively and themselves
- * included, as names relative to `root`; packages and Node builtins stay outside. Found from esbuild's metafile.
+ * included, with their digests; packages and Node builtins stay outside. Found from esbuild's metafile.
  * Computed once per process and reused while every file of the graph keeps its bytes: a new import can only
  * enter the graph through an edit to a file already in it.
  */
-export async function moduleGraph(root: string, entries: readonly string[]): Promise<string[]> {
+export async function digestModuleGraph(root: string, entries: readonly string[]): Promise<GraphFiles> {
 	const key = JSON.stringify([root, [...entries].sort()]);
 	const cached = known.get(key);
-	if (cached !== undefined && await unchanged(cached, root)) return cached.names;
-	const names = await bundleInputs(root, entries);
-	known.set(key, {names, digests: await digestsOf(names, root)});
-	return names;
+	if (cached !== undefined) {
+		const now = await digestNames(Object.keys(cached), root);
+		if (Object.entries(now).every(([name, digest]) => digest !== null && digest === cached[name])) return now;
+	}
+	const files = await digestNames(await bundleInputs(root, entries), root);
+	known.set(key, files);
+	return files;
 }
 
-async function unchanged(graph: KnownGraph, root: string): Promise<boolean> {
-	const now = await digestsOf(graph.names, root);
-	return now.every((digest, index) => digest !== null && digest === graph.digests[index]);
+async function digestNames(names: string[], root: string): Promise<GraphFiles> {
+	const digests = await Promise.all(names.map(name => digestFile(join(root, name))));
+	return Object.fromEntries(names.map((name, index) => [name, digests[index] ?? null]));
 }
 
-function digestsOf(names: string[], root: string): Promise<Array<Digest | null>> {
-	return Promise.all(names.map(name => digestFile(isAbsolute(name) ? name : join(root, name))));
-}
+/** The one module that imports every entry: one bundle to print instead of one per entry, a third of the time. */
+const entriesModule = '(scorer entries)';
 
-/** Bundles the entries without writing anything and returns the inputs the metafile lists, sorted. */
+/** Bundles the entries without writing anything and returns the project files the metafile lists, sorted. */
 async function bundleInputs(root: string, entries: readonly string[]): Promise<string[]> {
 	const result = await withEsbuild(api => api.build({
 		absWorkingDir: root,
-		entryPoints: entries.map(entry => `dist/${entry}`),
+		stdin: {contents: entries.map(entry => `import './dist/${entry}';`).join('\n'), resolveDir: root, sourcefile: entriesModule},
 		bundle: true,
 		write: false,
 		metafile: true,
 		platform: 'node',
 		format: 'esm',
 		packages: 'external',
-		// Required with several entries; nothing is written.
-		outdir: 'module-graph',
 		logLevel: 'silent',
 	})).catch((error: unknown) => {
 		throw new ModuleGraphError(`the module graph of ${entries.join(', ')} cannot be computed: ${describeFailure(error)}`, {cause: error});
 	});
 	// Metafile paths are relative to absWorkingDir with '/' separators, the form a plan records.
-	return Object.keys(result.metafile.inputs).sort();
+	return Object.keys(result.metafile.inputs).filter(name => name !== entriesModule).sort();
 }
 
 function describeFailure(error: unknown): string {

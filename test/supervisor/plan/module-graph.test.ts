@@ -4,15 +4,18 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t from 'tap';
 import {isRunning, readTable} from '../../../process/proc-table.js';
+import {digestFile} from '../../../files/digest.js';
 import {installRoot} from '../../../files/install-root.js';
 import {builtinTasks} from '../../../tasks/index.js';
 import {builtinScorer} from '../../../supervisor/plan/identities.js';
-import {moduleGraph, ModuleGraphError} from '../../../supervisor/plan/module-graph.js';
+import {digestModuleGraph, ModuleGraphError} from '../../../supervisor/plan/module-graph.js';
 import {deciderEntries, taskEntry} from '../../../supervisor/plan/scorer-entries.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);
+
+const moduleGraph = async (root: string, entries: string[]): Promise<string[]> => Object.keys(await digestModuleGraph(root, entries));
 
 /** A tiny installation: dist/ modules that import each other, a package and a builtin. */
 async function installation(files: Record<string, string>): Promise<string> {
@@ -54,7 +57,9 @@ t.test('an import added to a file of the graph is seen by the next call in the s
 	t.same(await moduleGraph(root, ['decide.js']), ['dist/decide.js']);
 	t.same(await moduleGraph(root, ['decide.js']), ['dist/decide.js'], 'reused while nothing changed');
 	await writeFile(join(root, 'dist/decide.js'), "import {rule} from './rule.js';\nexport const decide = rule;\n");
-	t.same(await moduleGraph(root, ['decide.js']), ['dist/decide.js', 'dist/rule.js']);
+	const graph = await digestModuleGraph(root, ['decide.js']);
+	t.same(Object.keys(graph), ['dist/decide.js', 'dist/rule.js']);
+	t.equal(graph['dist/decide.js'], await digestFile(join(root, 'dist/decide.js')), 'each file with the digest of its bytes now');
 });
 
 t.test('a graph that no longer links is an error with a reason, naming the file and the import', async t => {
