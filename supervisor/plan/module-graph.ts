@@ -7,7 +7,7 @@ export class ModuleGraphError extends Error {
 }
 
 /** A graph's files, named relative to the installation with '/' as esbuild does, and their digests (null: unreadable). */
-export type GraphFiles = Record<string, Digest | null>;
+type GraphFiles = Record<string, Digest | null>;
 
 const known = new Map<string, GraphFiles>();
 
@@ -50,7 +50,7 @@ async function bundleInputs(root: string, entries: readonly string[]): Promise<s
 		packages: 'external',
 		logLevel: 'silent',
 	})).catch((error: unknown) => {
-		throw new ModuleGraphError(`the module graph of ${entries.join(', ')} cannot be computed: ${describeFailure(error)}`, {cause: error});
+		throw new ModuleGraphError(`the module graph of the deciding code cannot be computed: ${describeFailure(error)}`, {cause: error});
 	});
 	// Metafile paths are relative to absWorkingDir with '/' separators, the form a plan records.
 	return Object.keys(result.metafile.inputs).filter(name => name !== entriesModule).sort();
@@ -64,7 +64,11 @@ function describeFailure(error: unknown): string {
 
 let building = 0;
 
-/** esbuild keeps a service process between builds; it is stopped once no graph is being computed, so none is left behind. */
+/**
+ * esbuild keeps a service process between builds; it is stopped once no graph is being computed, so none is left behind.
+ * The engine's candidate compiler stops the same shared service: the two must not run at once in one process
+ * (an attempt admits its plan before it compiles the candidate).
+ */
 async function withEsbuild<T>(build: (api: typeof esbuild) => Promise<T>): Promise<T> {
 	// Loaded on first use: most commands never freeze or admit a plan.
 	const api = await import('esbuild');
