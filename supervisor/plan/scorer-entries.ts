@@ -1,7 +1,8 @@
 /**
  * The entry points of the code that grades and decides, as compiled module paths under `dist/`.
  * The scorer identity is every project file these import, found from the module graph; this is the one
- * list to adjust when a deciding module moves. A module outside their graph cannot change a verdict.
+ * list to adjust when a deciding module moves. Only static imports are followed: a module started by path at
+ * run time (the task worker, the scripted server) is in the scorer only if one of these imports it.
  */
 export const deciderEntries = [
 	// Verifies both sides and applies the acceptance rule.
