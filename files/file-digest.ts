@@ -29,7 +29,8 @@ export async function fileDigest(path: string): Promise<string> {
 		if (cached?.stamp === stamp) return cached.digest;
 		const hashedAt = BigInt(Date.now()) * 1_000_000n;
 		const hash = createHash('sha256');
-		for await (const chunk of handle.createReadStream({highWaterMark: 1 << 20, autoClose: false})) hash.update(chunk as Buffer);
+		// Chunks of 64 KiB to 1 MiB as the file is large: a 1 MiB buffer per small source file costs more than hashing it.
+		for await (const chunk of handle.createReadStream({highWaterMark: Math.min(Math.max(Number(info.size), 1 << 16), 1 << 20), autoClose: false})) hash.update(chunk as Buffer);
 		const digest = `sha256:${hash.digest('hex')}`;
 		if (hashedAt - info.ctimeNs > settledNs && hashedAt - info.mtimeNs > settledNs) known.set(path, {stamp, digest});
 		else known.delete(path);

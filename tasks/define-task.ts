@@ -29,16 +29,6 @@ function filesUnder(dir: string): string[] {
 	return names.map(name => join(dir, name)).filter(path => statSync(path).isFile()).sort();
 }
 
-/** The sources every task shares: the definition and grading helpers. */
-function sharedSources(): string[] {
-	const dir = join(installRoot, 'tasks');
-	return [
-		...['index.ts', 'task-definition.ts', 'define-task.ts', 'required-tools.ts'].map(name => join(dir, name)),
-		...filesUnder(join(dir, 'grading')).filter(path => path.endsWith('.ts')),
-		...filesUnder(join(dir, 'reference')).filter(path => path.endsWith('.ts')),
-	];
-}
-
 export interface TaskSpec {
 	id: string;
 	title: string;
@@ -58,20 +48,15 @@ function treeOf(dir: string): {dirs: string[]; files: string[]} {
 	};
 }
 
-/** Builds a TaskDefinition whose setup copies tasks/<id>/files and whose sources include its data and code. */
+/** Builds a TaskDefinition whose setup copies tasks/<id>/files and whose sources are its folder: definition, reference, data. */
 export function defineTask(spec: TaskSpec): TaskDefinition {
 	const dir = taskDir(spec.id);
 	// Listed once: every setup of the task copies the same tree (copyFile keeps each file's mode).
 	let tree: {dirs: string[]; files: string[]} | null = null;
 	return {
 		...spec,
-		sourceFiles: () => [
-			join(dir, 'task.ts'),
-			join(dir, 'reference.ts'),
-			...filesUnder(join(dir, 'files')),
-			...filesUnder(join(dir, 'expected')),
-			...sharedSources(),
-		],
+		// The task's own folder; the code it shares with other tasks is found from its module graph at freeze.
+		sourceFiles: () => filesUnder(dir),
 		async setup(workspace) {
 			// A handful of small files: synchronous calls cost less than trips through the thread pool.
 			mkdirSync(workspace, {recursive: true});

@@ -24,7 +24,7 @@ export interface TaskDefinition {
 	prompt: string;
 	/** Executables the task needs on PATH, e.g. ['node']. */
 	tools: string[];
-	/** Absolute paths of every setup, grader and reference file, for digests. */
+	/** Absolute paths of the task's own files (definition, reference, setup and expected data), for digests. */
 	sourceFiles(): string[];
 	/** Copies the task's files into an existing, empty workspace. */
 	setup(workspace: string): Promise<void>;

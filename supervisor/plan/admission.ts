@@ -3,6 +3,7 @@ import {loadConfiguration} from './configuration.js';
 import {digestScheme} from '../../files/digest.js';
 import {computeIdentities, type Identities} from './identities.js';
 import {installRoot} from '../../files/install-root.js';
+import {ModuleGraphError} from './module-graph.js';
 import {computePlanDigest} from './plan-digest.js';
 import type {Plan} from './plan-schema.js';
 import {denominatorOf, taskById} from './task-selection.js';
@@ -45,14 +46,20 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 	if (plan.controller !== null) differences.push(...await checkControllerFiles(ControllerIdentity.parse(plan.controller.identity)));
 	if (configuration !== undefined) {
 		const present = tasks.filter((task): task is TaskDefinition => task !== null);
-		const now = await computeIdentities(
-			plan.controller === null ? present : null,
-			plan.tasks.flatMap(task => task.tools),
-			configuration,
-			plan.controller === null ? null : {identity_digest: plan.controller.identity_digest, files: plan.controller.identity.files},
-			options.root ?? installRoot,
-		);
-		differences.push(...compareIdentities(plan, now));
+		try {
+			const now = await computeIdentities(
+				plan.controller === null ? present : null,
+				plan.tasks.flatMap(task => task.tools),
+				configuration,
+				plan.controller === null ? null : {identity_digest: plan.controller.identity_digest, files: plan.controller.identity.files},
+				options.root ?? installRoot,
+			);
+			differences.push(...compareIdentities(plan, now));
+		} catch (error) {
+			// An installation whose deciding code no longer links cannot be the one frozen.
+			if (!(error instanceof ModuleGraphError)) throw error;
+			differences.push(`scorer: ${error.message}`);
+		}
 	}
 	return {admitted: differences.length === 0, differences, tasks};
 }

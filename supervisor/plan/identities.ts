@@ -4,7 +4,9 @@ import {digestJson} from '../../files/digest.js';
 import {packageFingerprints} from './fingerprints.js';
 import {installRoot} from '../../files/install-root.js';
 import type {Plan} from './plan-schema.js';
-import {deciderFiles, digestSourceSet} from './source-sets.js';
+import {digestModuleGraph} from './module-graph.js';
+import {deciderEntries, taskEntry} from './scorer-entries.js';
+import {digestSourceSet} from './source-sets.js';
 import {toolVersions} from './tool-versions.js';
 
 /** The parts of a plan that admission recomputes from the machine as it is now. */
@@ -43,8 +45,13 @@ export async function computeIdentities(
 	};
 }
 
-/** The built-in scorer identity: the selected tasks' graders and sources, and the code that compares and decides. */
+/**
+ * The built-in scorer identity: the selected tasks' own files (definition, data, expected outputs) and every
+ * compiled file that the graders and the deciding code import, found from their module graph.
+ */
 export async function builtinScorer(tasks: TaskDefinition[], root = installRoot): Promise<Identities['scorer']> {
-	const set = await digestSourceSet([...tasks.flatMap(task => task.sourceFiles()), ...await deciderFiles(root)], root);
-	return {kind: 'builtin', digest: set.digest, files: set.files};
+	const graph = await digestModuleGraph(root, [...new Set([...tasks.map(task => taskEntry(task.id)), ...deciderEntries])]);
+	const own = await digestSourceSet(tasks.flatMap(task => task.sourceFiles()), root);
+	const files = Object.fromEntries(Object.entries({...own.files, ...graph}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+	return {kind: 'builtin', digest: digestJson(files), files};
 }

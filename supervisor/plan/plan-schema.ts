@@ -51,9 +51,9 @@ export const Plan = z.object({
 	/** Trials per task (1 with a controller, which owns the schedule). */
 	repeat: z.number().int().min(1),
 	tasks: z.array(PlanTask),
-	/** Task definitions, setup files and graders of the selected tasks. */
+	/** The selected tasks' own folders: definitions, graders, reference behaviour, setup and expected data. */
 	task_sources: SourceSet,
-	/** Everything that grades and decides: task graders and the compare/acceptance code, or the pinned controller. */
+	/** Everything that grades and decides: the tasks' files and the module graph of the graders and deciding code, or the pinned controller. */
 	scorer: z.object({kind: z.enum(['builtin', 'controller']), digest: z.string(), files: FileDigests}),
 	provider: PlanProvider,
 	configuration: z.object({path: z.string().nullable(), digest: z.string(), value: Configuration}),

@@ -31,14 +31,3 @@ export async function listFiles(dir: string, suffixes: string[]): Promise<string
 	}
 	return names.filter(name => suffixes.some(suffix => name.endsWith(suffix)) && !name.endsWith('.d.ts')).map(name => join(dir, name)).sort();
 }
-
-/** The code that decides a comparison: compare and acceptance sources and their compiled form, and the compiled graders. */
-export async function deciderFiles(root = installRoot): Promise<string[]> {
-	return [
-		...await listFiles(join(root, 'supervisor', 'compare'), ['.ts']),
-		join(root, 'supervisor', 'plan', 'experiment-policy.ts'),
-		...await listFiles(join(root, 'dist', 'supervisor', 'compare'), ['.js']),
-		join(root, 'dist', 'supervisor', 'plan', 'experiment-policy.js'),
-		...await listFiles(join(root, 'dist', 'tasks'), ['.js']),
-	];
-}

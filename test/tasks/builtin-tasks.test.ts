@@ -26,7 +26,7 @@ t.test('every task lists its sources, data files included, and each exists', asy
 		t.ok(files.includes(join(projectRoot, 'tasks', task.id, 'task.ts')), `${task.id}: its definition`);
 		t.ok(files.includes(join(projectRoot, 'tasks', task.id, 'reference.ts')), `${task.id}: its reference behaviour`);
 		t.ok(files.some(file => file.startsWith(join(projectRoot, 'tasks', task.id, 'files'))), `${task.id}: its setup files`);
-		t.ok(files.includes(join(projectRoot, 'tasks', 'grading', 'run-node-tests.ts')), `${task.id}: the shared grading code`);
+		t.same(files.filter(file => !file.startsWith(join(projectRoot, 'tasks', task.id, '/'))), [], `${task.id}: only its own folder (shared code comes from the scorer's module graph)`);
 		t.same(files.filter(file => !existsSync(file)), [], `${task.id}: all exist`);
 	}
 });

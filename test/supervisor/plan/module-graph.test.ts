@@ -1,0 +1,98 @@
+import {existsSync} from 'node:fs';
+import {mkdir, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import t from 'tap';
+import {isRunning, readTable} from '../../../process/proc-table.js';
+import {digestFile} from '../../../files/digest.js';
+import {installRoot} from '../../../files/install-root.js';
+import {builtinTasks} from '../../../tasks/index.js';
+import {builtinScorer} from '../../../supervisor/plan/identities.js';
+import {digestModuleGraph, ModuleGraphError} from '../../../supervisor/plan/module-graph.js';
+import {deciderEntries, taskEntry} from '../../../supervisor/plan/scorer-entries.js';
+import {checkNoLeaks} from '../../leak-check.js';
+import {tempDir} from '../../temp-dir.js';
+
+checkNoLeaks(t);
+
+const moduleGraph = async (root: string, entries: string[]): Promise<string[]> => Object.keys(await digestModuleGraph(root, entries));
+
+/** A tiny installation: dist/ modules that import each other, a package and a builtin. */
+async function installation(files: Record<string, string>): Promise<string> {
+	const root = await tempDir(t, 'hlab-graph-');
+	for (const [name, text] of Object.entries(files)) {
+		await mkdir(join(root, name, '..'), {recursive: true});
+		await writeFile(join(root, name), text);
+	}
+	return root;
+}
+
+/** Children of this process still running, after giving a stopped one a moment to go. */
+async function runningChildren(): Promise<string[]> {
+	let left: string[] = [];
+	for (let wait = 0; wait < 20; wait += 1) {
+		left = readTable().filter(stat => stat.ppid === process.pid && isRunning(stat)).map(stat => `${stat.pid} (${stat.comm})`);
+		if (left.length === 0) break;
+		await sleep(50);
+	}
+	return left;
+}
+
+t.test('the graph is the entries and the project files they import, never packages or builtins', async t => {
+	const root = await installation({
+		'dist/grader.js': "import {z} from 'zod';\nimport {readFile} from 'node:fs/promises';\nimport {check} from './helpers/check.js';\nexport const grade = () => check(z, readFile);\n",
+		'dist/helpers/check.js': "import './leaf.js';\nexport const check = (a, b) => [a, b];\n",
+		'dist/helpers/leaf.js': 'export {};\n',
+		'dist/cli/help.js': "import '../grader.js';\nexport const help = 'not deciding';\n",
+	});
+	t.same(await moduleGraph(root, ['grader.js']), ['dist/grader.js', 'dist/helpers/check.js', 'dist/helpers/leaf.js']);
+	t.same(await runningChildren(), [], "esbuild's service process is stopped once the graph is known");
+});
+
+t.test('an import added to a file of the graph is seen by the next call in the same process', async t => {
+	const root = await installation({
+		'dist/decide.js': 'export const decide = 1;\n',
+		'dist/rule.js': 'export const rule = 2;\n',
+	});
+	t.same(await moduleGraph(root, ['decide.js']), ['dist/decide.js']);
+	t.same(await moduleGraph(root, ['decide.js']), ['dist/decide.js'], 'reused while nothing changed');
+	await writeFile(join(root, 'dist/decide.js'), "import {rule} from './rule.js';\nexport const decide = rule;\n");
+	const graph = await digestModuleGraph(root, ['decide.js']);
+	t.same(Object.keys(graph), ['dist/decide.js', 'dist/rule.js']);
+	t.equal(graph['dist/decide.js'], await digestFile(join(root, 'dist/decide.js')), 'each file with the digest of its bytes now');
+});
+
+t.test('a graph that no longer links is an error with a reason, naming the file and the import', async t => {
+	const root = await installation({'dist/decide.js': "import './gone.js';\n"});
+	const error = await moduleGraph(root, ['decide.js']).then(() => null, (caught: unknown) => caught);
+	t.ok(error instanceof ModuleGraphError);
+	t.equal((error as ModuleGraphError).reason, 'module_graph');
+	t.match((error as Error).message, /dist\/decide\.js: Could not resolve "\.\/gone\.js"/);
+	const missing = await moduleGraph(root, ['moved.js']).then(() => null, (caught: unknown) => caught);
+	t.match((missing as Error).message, /dist\/moved\.js/, 'a moved entry point is named');
+	t.same(await runningChildren(), [], 'a failed build stops the service too');
+});
+
+t.test('every named entry point exists in the compiled installation', async t => {
+	for (const entry of [...deciderEntries, ...builtinTasks.map(task => taskEntry(task.id))]) t.ok(existsSync(join(installRoot, 'dist', entry)), entry);
+});
+
+t.test('the built-in scorer holds each kind of deciding file and leaves the CLI out', async t => {
+	const files = Object.keys((await builtinScorer(builtinTasks)).files);
+	for (const name of [
+		'dist/tasks/grading/run-node-tests.js',
+		'dist/tasks/grading/grade-checks.js',
+		'dist/supervisor/attempt/report-schema.js',
+		'dist/supervisor/plan/plan-digest.js',
+		'dist/supervisor/host/supervised-timing.js',
+		'dist/engine/loop/usage-meter.js',
+		'dist/engine/tools/workspace-path.js',
+		'dist/supervisor/compare/acceptance.js',
+		'tasks/json_config_migration/expected/config/service.v2.json',
+		'tasks/test_failure_fix/files/src/discount.js',
+		'tasks/test_failure_fix/task.ts',
+	]) t.ok(files.includes(name), name);
+	t.same(files.filter(name => name.startsWith('dist/supervisor/cli/')), [], 'the CLI does not decide');
+	t.same(files.filter(name => name.endsWith('.ts') && !name.startsWith('tasks/')), [], 'no source outside tasks/: an installed package ships only dist/ of those');
+	t.same(files.filter(name => name.includes('node_modules') || name.startsWith('/')), [], 'packages are fingerprinted elsewhere, and every name is relative to the installation');
+});
