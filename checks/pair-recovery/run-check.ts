@@ -7,7 +7,7 @@ import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
 import {writeBytes, writeJson} from '../../files/write-json.js';
 import {PairRecord} from '../../supervisor/pair/index.js';
 import {runInGroup} from '../../process/index.js';
-import {findMarked as findTagged} from '../../process/find-members.js';
+import {findMarked} from '../../process/find-members.js';
 import {readStat, readTable} from '../../process/proc-table.js';
 import {identityOf, signalIdentity, type ProcessIdentity} from '../../process/process-identity.js';
 import {git} from '../../supervisor/source/git.js';
@@ -129,7 +129,7 @@ async function runScenario(scenario: RecoveryScenario, context: ScenarioContext)
 	await interrupter;
 	await writeJson(join(context.out, `${scenario.name}.process.json`), run.record);
 	await writeBytes(join(context.out, `${scenario.name}.stderr.log`), run.stderr ?? Buffer.alloc(0));
-	const survivors = findTagged(`${marker}=1`, readTable()).map(stat => stat.pid);
+	const survivors = findMarked(`${marker}=1`, readTable()).map(stat => stat.pid);
 	if (survivors.length > 0) problems.push(`processes survived the scenario: ${survivors.join(', ')}`);
 	let pair: PairRecord | null = null;
 	try {
