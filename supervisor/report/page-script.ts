@@ -6,6 +6,7 @@
 export const pageScript = String.raw`
 (function () {
 	'use strict';
+	var started = performance.now();
 	var data = JSON.parse(document.getElementById('hlab-data').textContent);
 	var comparison = data.kind === 'comparison';
 
@@ -269,5 +270,6 @@ export const pageScript = String.raw`
 	document.body.appendChild(main);
 	apply();
 	document.body.setAttribute('data-rendered-ms', String(Math.round(performance.now())));
+	document.body.setAttribute('data-script-ms', String(Math.round(performance.now() - started)));
 })();
 `;

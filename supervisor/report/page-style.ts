@@ -56,7 +56,7 @@ tr.task.open { background: #eaf0fa; }
 tr.task:focus { outline: 2px solid var(--accent); outline-offset: -2px; }
 td.id { white-space: nowrap; font-weight: 500; }
 .caret { display: inline-block; width: 1.1em; color: var(--muted); }
-td.grade { max-width: 260px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; color: var(--muted); font-size: 12px; }
+td.grade { max-width: 180px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; color: var(--muted); font-size: 12px; }
 td.idx { color: var(--muted); }
 .pill { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; font-weight: 600; }
 .pill.passed { background: var(--good-bg); color: var(--good); }
