@@ -1,4 +1,4 @@
-export {loadReportInput, ReportInputError, type ReportPaths} from './load-report-input.js';
-export {ReportInput, SideInput} from './report-input.js';
+export {loadReportInput, type ReportPaths} from './load-report-input.js';
+export {ReportInput} from './report-input.js';
 export {renderReportPage} from './render-page.js';
-export {ReportPageExistsError, writeReportPage} from './write-page.js';
+export {writeReportPage} from './write-page.js';

@@ -56,7 +56,6 @@ export function pageData(input: ReportInput) {
 	};
 	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, sides: input.sides.map(sideOf), rows};
 }
-export type PageData = ReturnType<typeof pageData>;
 
 /** One embedded evidence block per task and side, named so the page finds it when the task is opened. */
 export function evidenceBlocks(input: ReportInput): Array<{id: string; evidence: TaskEvidence}> {
