@@ -53,6 +53,7 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 
 	const browser = await launchBrowser(t);
 	const {page: view, watch} = await openPage(browser, page);
+	t.same(await view.locator('td.leak').allTextContents(), ['—', '—', '—', '—'], 'reports without a leak audit show a dash');
 	t.match(await view.textContent('#verdict'), /REJECT the candidate/);
 	const checks = await view.locator('#decision .checks li').allTextContents();
 	for (const side of ['baseline', 'candidate']) {
@@ -97,6 +98,8 @@ t.test('recorded text that looks like markup renders as text: a transcript canno
 	const messages = join(dir, 'attempt', report.tasks[0].evidence.messages);
 	await writeFile(messages, `${await readFile(messages, 'utf8')}${JSON.stringify({seq: 99, type: 'message', message: {index: 99, role: 'assistant', content: hostile, step_index: 9}})}\n`);
 	report.tasks[0].grade.details = `pass: ${hostile}`;
+	// A leak audit as a later report may carry it: the column shows what is there.
+	report.tasks[0].leak_audit = {survivors: [{pid: 4242, comm: hostile}]};
 	await writeFile(join(dir, 'attempt', 'report.json'), JSON.stringify(report));
 
 	await run(['report', 'attempt'], dir);
@@ -110,6 +113,8 @@ t.test('recorded text that looks like markup renders as text: a transcript canno
 	await page.click('tr.task');
 	t.ok((await page.locator('.msg.assistant pre').allTextContents()).includes(hostile), 'the transcript shows the text as written');
 	t.match(await page.textContent('.grade-details'), hostile);
+	t.equal(await page.textContent('td.leak'), '1 leaked', 'the leak audit the report carries is shown');
+	t.match(await page.textContent('tr.detail'), /leak audit: 1 leaked/);
 	t.equal(await page.locator('img').count(), 0, 'no element was made from it');
 	t.same(watch.dialogs, [], 'no script ran');
 	t.same(watch.requests, [], 'nothing was fetched');
