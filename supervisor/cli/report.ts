@@ -1,6 +1,6 @@
 import {dirname, join, resolve} from 'node:path';
 import type {Command} from 'commander';
-import {loadReportInput, renderReportPage, writeReportPage, type ReportPaths} from '../report/index.js';
+import {writeReport, type ReportPaths} from '../report/index.js';
 import {fail, okExit} from './exit-codes.js';
 
 interface ReportFlags {
@@ -27,8 +27,7 @@ export function registerReport(program: Command): void {
 		.action(async (dir: string | undefined, flags: ReportFlags) => {
 			try {
 				const {paths, output} = resolveInputs(dir, flags);
-				const html = renderReportPage(await loadReportInput(paths));
-				await writeReportPage(output, html);
+				await writeReport(paths, output);
 				process.stdout.write(`report written to ${output}\n`);
 				process.exitCode = okExit;
 			} catch (error) {

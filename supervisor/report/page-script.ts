@@ -42,7 +42,7 @@ export const pageScript = String.raw`
 	}
 
 	function decisionSection() {
-		var out = section('Decision', 'decision');
+		var out = section(comparison ? 'Decision' : 'Result', 'decision');
 		if (!comparison) {
 			var side = data.sides[0];
 			out.appendChild(h('div', {cls: 'verdict ' + (side.passed ? 'good' : 'bad')}, h('strong', {text: side.passed ? 'PASSED' : 'DID NOT PASS'}), ' ', side.totals.passed + ' of ' + side.totals.tasks + ' tasks passed · ' + side.completion));
