@@ -16,8 +16,9 @@ const summaries: Record<string, (record: Record<string, unknown>) => string> = {
 	start: record => `task ${text(record.task_id)}, model ${text(field(record.provider, 'model'))}, max ${text(record.max_steps)} steps, timeout ${text(record.timeout_ms)} ms`,
 	request: record => `step ${text(record.step_index)} attempt ${text(record.attempt)}: ${count(field(record.body, 'messages'))} messages, ${count(field(record.body, 'tools'))} tools`,
 	response: record => `step ${text(record.step_index)}: HTTP ${text(record.status)}${usageOf(field(record.body, 'usage'))}`,
-	tool_call: record => `${text(record.name)} ${text(record.arguments)}`,
-	tool_result: record => `${text(record.name)}${record.is_error === true ? ' (error)' : ''}: ${clip(text(record.content), 300)}`,
+	// The transcript shows calls and results in full; the timeline says which and how large.
+	tool_call: record => `${text(record.name)} ${clip(text(record.arguments), 120)}`,
+	tool_result: record => `${text(record.name)}${record.is_error === true ? ' (error)' : ''}: ${text(record.content).length} characters${field(record.process, 'exit_code') === undefined ? '' : `, exit ${text(field(record.process, 'exit_code'))}`}`,
 	end: record => `outcome ${text(field(record.outcome, 'status'))}${field(record.outcome, 'reason') ? ` (${text(field(record.outcome, 'reason'))})` : ''}`,
 };
 

@@ -224,6 +224,8 @@ export const pageScript = String.raw`
 		return node ? JSON.parse(node.textContent) : {messages: [], journal: [], problems: ['no evidence embedded']};
 	}
 	function toggle(row) {
+		// The evidence blocks follow this script: a task opened before they are all parsed opens once they are.
+		if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', function () { toggle(row); }, {once: true}); return; }
 		var tr = rowNodes[row.index];
 		var open = !tr.classList.contains('open');
 		tr.classList.toggle('open', open);

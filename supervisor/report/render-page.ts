@@ -19,9 +19,10 @@ export function renderReportPage(input: ReportInput): string {
 		`<style>${pageStyle}</style>`,
 		'</head><body>',
 		`<script type="application/json" id="hlab-data">${scriptJson(data)}</script>`,
-		...evidenceBlocks(valid).map(block => `<script type="application/json" id="${block.id}">${scriptJson(block.evidence)}</script>`),
 		'<noscript>This report needs JavaScript to show its tables.</noscript>',
 		`<script>${pageScript}</script>`,
+		// After the script: the table is built and painted while the parser still reads the transcripts.
+		...evidenceBlocks(valid).map(block => `<script type="application/json" id="${block.id}">${scriptJson(block.evidence)}</script>`),
 		'</body></html>',
 		'',
 	].join('\n');
