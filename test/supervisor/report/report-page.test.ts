@@ -96,7 +96,8 @@ t.test('recorded text that looks like markup renders as text: a transcript canno
 	const hostile = '</script><img src=x onerror=alert(1)><script>alert(2)</script>';
 	const report = JSON.parse(await readFile(join(dir, 'attempt', 'report.json'), 'utf8'));
 	const messages = join(dir, 'attempt', report.tasks[0].evidence.messages);
-	await writeFile(messages, `${await readFile(messages, 'utf8')}${JSON.stringify({seq: 99, type: 'message', message: {index: 99, role: 'assistant', content: hostile, step_index: 9}})}\n`);
+	// A crash mid-append leaves a torn last line: the page shows what was read and says what was not.
+	await writeFile(messages, `${await readFile(messages, 'utf8')}${JSON.stringify({seq: 99, type: 'message', message: {index: 99, role: 'assistant', content: hostile, step_index: 9}})}\n{"seq":100,"type":"mess`);
 	report.tasks[0].grade.details = `pass: ${hostile}`;
 	// A leak audit as a later report may carry it: the column shows what is there.
 	report.tasks[0].leak_audit = {survivors: [{pid: 4242, comm: hostile}]};
@@ -113,6 +114,7 @@ t.test('recorded text that looks like markup renders as text: a transcript canno
 	await page.click('tr.task');
 	t.ok((await page.locator('.msg.assistant pre').allTextContents()).includes(hostile), 'the transcript shows the text as written');
 	t.match(await page.textContent('.grade-details'), hostile);
+	t.match(await page.textContent('tr.detail .problems'), /messages\.jsonl: line \d+ is not JSON \(23 characters\)/, 'a torn line is named, not hidden');
 	t.equal(await page.textContent('td.leak'), '1 leaked', 'the leak audit the report carries is shown');
 	t.match(await page.textContent('tr.detail'), /leak audit: 1 leaked/);
 	t.equal(await page.locator('img').count(), 0, 'no element was made from it');
