@@ -16,6 +16,7 @@ const commands: Record<string, () => Promise<Register>> = {
 	'build-host': async () => (await import('./build-host.js')).registerBuildHost,
 	pair: async () => (await import('./pair.js')).registerPair,
 	'host-worker': async () => (await import('./host-worker.js')).registerHostWorker,
+	report: async () => (await import('./report.js')).registerReport,
 };
 
 const program = new Command('hlab')

@@ -1,0 +1,177 @@
+import {z} from 'zod';
+import {uniformInt} from 'pure-rand/distribution/uniformInt';
+import {xoroshiro128plus} from 'pure-rand/generator/xoroshiro128plus';
+import type {Report, TaskResult} from '../attempt/report-schema.js';
+
+/** One task over its trials (`<id>#k` entries share the task `<id>`): how often each side passed it. */
+export const TaskPassRate = z.object({
+	task: z.string(),
+	trials: z.number().int().nonnegative(),
+	baseline_passed: z.number().int().nonnegative(),
+	candidate_passed: z.number().int().nonnegative(),
+	baseline_rate: z.number().min(0).max(1).nullable(),
+	candidate_rate: z.number().min(0).max(1).nullable(),
+});
+export type TaskPassRate = z.infer<typeof TaskPassRate>;
+
+/** The exact two-sided sign test (McNemar's exact test) on the pairs where exactly one side passed. */
+export const SignTest = z.object({
+	pairs: z.number().int().nonnegative(),
+	candidate_only: z.number().int().nonnegative(),
+	baseline_only: z.number().int().nonnegative(),
+	/** 1 when no pair is discordant: nothing tells the sides apart. */
+	p_value: z.number().min(0).max(1),
+	significant: z.boolean(),
+	/** The side that passed more of the discordant pairs; null on a tie. */
+	favours: z.enum(['baseline', 'candidate']).nullable(),
+});
+export type SignTest = z.infer<typeof SignTest>;
+
+export const PairedMetric = z.enum(['turns', 'total_tokens', 'wall_ms']);
+export type PairedMetric = z.infer<typeof PairedMetric>;
+
+/** A seeded percentile bootstrap of the mean paired difference (candidate minus baseline); pairs with an unknown side are left out. */
+export const PairedInterval = z.object({
+	metric: PairedMetric,
+	pairs: z.number().int().nonnegative(),
+	left_out: z.number().int().nonnegative(),
+	mean_difference: z.number().nullable(),
+	low: z.number().nullable(),
+	high: z.number().nullable(),
+});
+export type PairedInterval = z.infer<typeof PairedInterval>;
+
+export const PairedStatistics = z.object({
+	confidence: z.number().gt(0).lt(1),
+	seed: z.number().int(),
+	resamples: z.number().int().positive(),
+	tasks: z.array(TaskPassRate),
+	pass_fail: SignTest,
+	differences: z.array(PairedInterval),
+});
+export type PairedStatistics = z.infer<typeof PairedStatistics>;
+
+export interface StatisticsOptions {
+	confidence?: number;
+	seed?: number;
+	resamples?: number;
+}
+
+interface Pair {
+	task: string;
+	baseline: TaskResult;
+	candidate: TaskResult;
+}
+
+/** Paired statistics over the shared ordered denominator (tasks × trials): entry i of one side is paired with entry i of the other. */
+export function pairedStatistics(baseline: Report, candidate: Report, options: StatisticsOptions = {}): PairedStatistics {
+	const {confidence = 0.95, seed = 1, resamples = 10_000} = options;
+	const pairs = pairEntries(baseline, candidate);
+	return PairedStatistics.parse({
+		confidence, seed, resamples,
+		tasks: passRates(pairs),
+		pass_fail: signTest(pairs, confidence),
+		differences: PairedMetric.options.map(metric => bootstrapInterval(metric, pairs, {confidence, seed, resamples})),
+	});
+}
+
+/** `<id>#k` is trial k of task `<id>`. */
+export function taskOf(entry: string): string {
+	const mark = entry.lastIndexOf('#');
+	return mark === -1 ? entry : entry.slice(0, mark);
+}
+
+function pairEntries(baseline: Report, candidate: Report): Pair[] {
+	const count = Math.min(baseline.tasks.length, candidate.tasks.length);
+	const pairs: Pair[] = [];
+	for (let index = 0; index < count; index += 1) {
+		const b = baseline.tasks[index]!;
+		const c = candidate.tasks[index]!;
+		// A pair is only a pair when both sides ran the same entry; verification reports the mismatch itself.
+		if (b.task_id === c.task_id) pairs.push({task: taskOf(b.task_id), baseline: b, candidate: c});
+	}
+	return pairs;
+}
+
+function passRates(pairs: Pair[]): TaskPassRate[] {
+	const byTask = new Map<string, TaskPassRate>();
+	for (const pair of pairs) {
+		const row = byTask.get(pair.task) ?? {task: pair.task, trials: 0, baseline_passed: 0, candidate_passed: 0, baseline_rate: null, candidate_rate: null};
+		row.trials += 1;
+		if (pair.baseline.status === 'passed') row.baseline_passed += 1;
+		if (pair.candidate.status === 'passed') row.candidate_passed += 1;
+		row.baseline_rate = row.baseline_passed / row.trials;
+		row.candidate_rate = row.candidate_passed / row.trials;
+		byTask.set(pair.task, row);
+	}
+	return [...byTask.values()];
+}
+
+function signTest(pairs: Pair[], confidence: number): SignTest {
+	const candidateOnly = pairs.filter(pair => pair.candidate.status === 'passed' && pair.baseline.status !== 'passed').length;
+	const baselineOnly = pairs.filter(pair => pair.baseline.status === 'passed' && pair.candidate.status !== 'passed').length;
+	const p = exactSignTest(candidateOnly, baselineOnly);
+	return {
+		pairs: pairs.length,
+		candidate_only: candidateOnly,
+		baseline_only: baselineOnly,
+		p_value: p,
+		significant: p <= 1 - confidence,
+		favours: candidateOnly === baselineOnly ? null : candidateOnly > baselineOnly ? 'candidate' : 'baseline',
+	};
+}
+
+/** Two-sided exact binomial test of k successes in n = a + b discordant pairs against p = 1/2, summed in log space so large n does not underflow. */
+export function exactSignTest(a: number, b: number): number {
+	const n = a + b;
+	if (n === 0) return 1;
+	const k = Math.min(a, b);
+	let logChoose = 0;
+	let tail = 0;
+	for (let i = 0; i <= k; i += 1) {
+		if (i > 0) logChoose += Math.log(n - i + 1) - Math.log(i);
+		tail += Math.exp(logChoose - n * Math.LN2);
+	}
+	return Math.min(1, 2 * tail);
+}
+
+function bootstrapInterval(metric: PairedMetric, pairs: Pair[], options: Required<StatisticsOptions>): PairedInterval {
+	const differences: number[] = [];
+	for (const pair of pairs) {
+		const b = metricOf(metric, pair.baseline);
+		const c = metricOf(metric, pair.candidate);
+		if (b !== null && c !== null) differences.push(c - b);
+	}
+	const base = {metric, pairs: differences.length, left_out: pairs.length - differences.length};
+	if (differences.length === 0) return {...base, mean_difference: null, low: null, high: null};
+	const means = resampleMeans(differences, options.seed, options.resamples).sort((x, y) => x - y);
+	const alpha = 1 - options.confidence;
+	return {...base, mean_difference: mean(differences), low: quantile(means, alpha / 2), high: quantile(means, 1 - alpha / 2)};
+}
+
+/** Unknown usage is null and stays out of the pairs; a task that never ran has no wall time. */
+function metricOf(metric: PairedMetric, task: TaskResult): number | null {
+	if (metric === 'wall_ms') return task.wall_ms;
+	return task.usage?.[metric] ?? null;
+}
+
+/** The same seed gives the same resamples: the interval is reproducible. */
+function resampleMeans(values: number[], seed: number, resamples: number): number[] {
+	const rng = xoroshiro128plus(seed);
+	const means: number[] = [];
+	for (let round = 0; round < resamples; round += 1) {
+		let sum = 0;
+		for (let draw = 0; draw < values.length; draw += 1) sum += values[uniformInt(rng, 0, values.length - 1)]!;
+		means.push(sum / values.length);
+	}
+	return means;
+}
+
+function mean(values: number[]): number {
+	return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+function quantile(sorted: number[], q: number): number {
+	const position = Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))));
+	return sorted[position]!;
+}

@@ -1,0 +1,87 @@
+import {readFile} from 'node:fs/promises';
+import {dirname, join, resolve} from 'node:path';
+import {z} from 'zod';
+import {Report} from '../attempt/report-schema.js';
+import {Decision} from '../compare/decision-schema.js';
+import {pairedStatistics} from '../compare/statistics.js';
+import {leakCell} from './leak-audit.js';
+import {planIdentity} from './plan-identity.js';
+import {ReportInput, type SideInput} from './report-input.js';
+import {loadTaskEvidence, type TaskEvidence} from './task-evidence.js';
+
+export class ReportInputError extends Error {
+	readonly reason = 'report_input';
+}
+
+/** An attempt's evidence directory, or a comparison: two report.json files and the decision made over them. */
+export type ReportPaths = {attempt: string} | {baseline: string; candidate: string; decision: string};
+
+/** Reads and validates every file the page shows, so that rendering is a pure function of the result. */
+export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> {
+	if ('attempt' in paths) {
+		const side = await loadSide('attempt', join(resolve(paths.attempt), 'report.json'));
+		return ReportInput.parse({kind: 'attempt', sides: [side], decision: null, plan: await loadPlan(side), statistics: null, generated_at: new Date().toISOString()});
+	}
+	const baseline = await loadSide('baseline', resolve(paths.baseline));
+	const candidate = await loadSide('candidate', resolve(paths.candidate));
+	const decision = parsed(Decision, await readJson(resolve(paths.decision), 'decision'), 'decision', paths.decision);
+	return ReportInput.parse({
+		kind: 'comparison',
+		sides: [baseline, candidate],
+		decision,
+		plan: await loadPlan(baseline),
+		statistics: pairedStatistics(baseline.report, candidate.report),
+		generated_at: new Date().toISOString(),
+	});
+}
+
+async function loadSide(label: SideInput['label'], reportPath: string): Promise<SideInput> {
+	const raw = await readJson(reportPath, 'report');
+	const report = parsed(Report, raw, 'report', reportPath);
+	// The schema drops fields it does not know; the leak audit is read from the entries as written.
+	const rawTasks = (raw as {tasks?: unknown[]}).tasks ?? [];
+	const dir = dirname(reportPath);
+	return {
+		label,
+		report_path: reportPath,
+		report,
+		leaks: report.tasks.map((_, index) => leakCell(rawTasks[index])),
+		evidence: await evidenceOf(dir, report),
+	};
+}
+
+/** One task at a time: a thousand tasks must not open thousands of files at once. */
+async function evidenceOf(dir: string, report: Report): Promise<TaskEvidence[]> {
+	const out: TaskEvidence[] = [];
+	for (const task of report.tasks) out.push(await loadTaskEvidence(dir, task));
+	return out;
+}
+
+/** The plan kept beside the report; a page without it still shows the reports. */
+async function loadPlan(side: SideInput): Promise<ReturnType<typeof planIdentity>> {
+	try {
+		return planIdentity(JSON.parse(await readFile(join(dirname(side.report_path), 'plan.json'), 'utf8')));
+	} catch {
+		return null;
+	}
+}
+
+async function readJson(path: string, what: string): Promise<unknown> {
+	let text: string;
+	try {
+		text = await readFile(path, 'utf8');
+	} catch (error) {
+		throw new ReportInputError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+	}
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw new ReportInputError(`${what} ${path} is not JSON: ${(error as Error).message}`);
+	}
+}
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string, path: string): T {
+	const result = schema.safeParse(value);
+	if (result.success) return result.data;
+	throw new ReportInputError(`${what} ${path} is not valid: ${z.prettifyError(result.error).split('\n').slice(0, 2).join(' ')}`);
+}

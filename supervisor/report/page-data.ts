@@ -1,0 +1,63 @@
+import type {TaskResult} from '../attempt/report-schema.js';
+import type {ReportInput, SideInput} from './report-input.js';
+import type {TaskEvidence} from './task-evidence.js';
+
+/** What the page's table shows of one task on one side. */
+function cellOf(side: SideInput, index: number) {
+	const task: TaskResult | undefined = side.report.tasks[index];
+	if (task === undefined) return null;
+	return {
+		status: task.status,
+		reason: task.reason,
+		message: task.message,
+		grade: task.grade,
+		turns: task.usage?.turns ?? null,
+		tokens: task.usage?.total_tokens ?? null,
+		wall_ms: task.wall_ms === null ? null : Math.round(task.wall_ms),
+		leak: side.leaks[index] ?? null,
+		outcome: task.outcome === null ? null : {status: task.outcome.status, steps: task.outcome.steps, final_text: task.outcome.final_text, stopped_by: task.outcome.stopped_by},
+		usage: task.usage,
+	};
+}
+
+function sideOf(side: SideInput) {
+	const {report} = side;
+	return {
+		label: side.label,
+		report_path: side.report_path,
+		attempt_id: report.attempt_id,
+		side: report.side,
+		completion: report.completion,
+		timing: report.timing,
+		admission: report.admission,
+		candidate: report.candidate,
+		host: report.host,
+		totals: report.totals,
+		passed: report.passed,
+		problems: report.problems,
+		started_at: report.started_at,
+		ended_at: report.ended_at,
+		attempt_wall_ms: report.attempt_wall_ms,
+		plan_digest: report.plan_digest,
+	};
+}
+
+/** The data the page embeds up front: everything but the transcripts and journals, which load when a task is opened. */
+export function pageData(input: ReportInput) {
+	const count = Math.max(...input.sides.map(side => side.report.tasks.length));
+	const rows = Array.from({length: count}, (_, index) => ({
+		index,
+		task_id: input.sides.map(side => side.report.tasks[index]?.task_id).find(id => id !== undefined) ?? `#${index}`,
+		cells: input.sides.map(side => cellOf(side, index)),
+	}));
+	const decision = input.decision === null ? null : {
+		decision: input.decision.decision, decided_at: input.decision.decided_at, checks: input.decision.checks,
+		policy: input.decision.policy, duration_ratio: input.decision.duration_ratio, timing: input.decision.timing,
+	};
+	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, sides: input.sides.map(sideOf), rows};
+}
+
+/** One embedded evidence block per task and side, named so the page finds it when the task is opened. */
+export function evidenceBlocks(input: ReportInput): Array<{id: string; evidence: TaskEvidence}> {
+	return input.sides.flatMap((side, sideIndex) => side.evidence.map((evidence, index) => ({id: `hlab-ev-${sideIndex}-${index}`, evidence})));
+}

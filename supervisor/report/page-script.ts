@@ -1,0 +1,277 @@
+/**
+ * The page's behaviour, plain ES2020 run by the browser: it reads the embedded JSON and builds the page with DOM nodes.
+ * Every value reaches the page as a text node or an attribute, never as markup, so recorded text cannot inject any.
+ * Transcripts and journals are parsed only when a task is opened, so a thousand tasks open fast.
+ */
+export const pageScript = String.raw`
+(function () {
+	'use strict';
+	var started = performance.now();
+	var data = JSON.parse(document.getElementById('hlab-data').textContent);
+	var comparison = data.kind === 'comparison';
+
+	function h(tag, props) {
+		var node = document.createElement(tag);
+		if (props) for (var key in props) {
+			var value = props[key];
+			if (value === null || value === undefined) continue;
+			if (key === 'text') node.textContent = String(value);
+			else if (key === 'cls') node.className = value;
+			else if (key === 'on') for (var type in value) node.addEventListener(type, value[type]);
+			else node.setAttribute(key, String(value));
+		}
+		for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+		return node;
+	}
+	function append(node, child) {
+		if (child === null || child === undefined || child === false) return;
+		if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
+		node.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+	}
+	function num(value) { return value === null || value === undefined ? '—' : Number(value).toLocaleString('en-US'); }
+	function ms(value) { return value === null || value === undefined ? '—' : value >= 10000 ? (value / 1000).toFixed(1) + ' s' : Math.round(value).toLocaleString('en-US') + ' ms'; }
+	function signed(value, digits) { return value === null || value === undefined ? '—' : (value > 0 ? '+' : '') + value.toFixed(digits); }
+	function json(value) { return typeof value === 'string' ? value : JSON.stringify(value); }
+	function short(digest) { return typeof digest === 'string' ? digest.replace(/^sha256:/, '').slice(0, 12) : '—'; }
+	function section(title, id) { return h('section', {id: id}, h('h2', {text: title})); }
+
+	function header() {
+		var title = comparison ? 'Comparison' : 'Attempt';
+		var sub = data.sides.map(function (side) { return side.label + ' ' + side.attempt_id; }).join(' · ');
+		return h('header', null, h('div', {cls: 'brand', text: 'harness-lab'}), h('h1', {text: title}), h('p', {cls: 'muted', text: sub + ' · page made ' + data.generated_at}));
+	}
+
+	function decisionSection() {
+		var out = section(comparison ? 'Decision' : 'Result', 'decision');
+		if (!comparison) {
+			var side = data.sides[0];
+			out.appendChild(h('div', {cls: 'verdict ' + (side.passed ? 'good' : 'bad')}, h('strong', {text: side.passed ? 'PASSED' : 'DID NOT PASS'}), ' ', side.totals.passed + ' of ' + side.totals.tasks + ' tasks passed · ' + side.completion));
+			if (side.problems.length) out.appendChild(h('ul', {cls: 'checks'}, side.problems.map(function (p) { return h('li', {cls: 'no'}, h('span', {cls: 'mark', text: '✗'}), p); })));
+			return out;
+		}
+		var d = data.decision;
+		if (d === null) { out.appendChild(h('p', {text: 'No decision file was given.'})); return out; }
+		var accept = d.decision === 'accept';
+		out.appendChild(h('div', {cls: 'verdict ' + (accept ? 'good' : 'bad'), id: 'verdict'}, h('strong', {text: accept ? 'ACCEPT' : 'REJECT'}), ' the candidate', d.duration_ratio === null ? '' : ' · duration ratio ' + d.duration_ratio.toFixed(2) + 'x', ' · decided ' + d.decided_at));
+		out.appendChild(h('ul', {cls: 'checks'}, d.checks.map(function (check) {
+			return h('li', {cls: check.satisfied ? 'ok' : 'no'}, h('span', {cls: 'mark', text: check.satisfied ? '✓' : '✗'}), h('span', {cls: 'rule', text: check.rule}), h('span', {text: check.message}));
+		})));
+		return out;
+	}
+
+	function statisticsSection() {
+		var s = data.statistics;
+		if (!s) return null;
+		var out = section('Paired statistics', 'statistics');
+		var pf = s.pass_fail;
+		var level = Math.round(s.confidence * 1000) / 10 + '%';
+		out.appendChild(h('p', {cls: 'lead'}, h('strong', {text: pf.significant ? 'Significant' : 'Not significant'}), ' at ' + level + ': of ' + pf.pairs + ' paired trials, the candidate alone passed ' + pf.candidate_only + ' and the baseline alone ' + pf.baseline_only + ' (exact two-sided sign test, p = ' + (pf.p_value < 0.0001 ? pf.p_value.toExponential(2) : pf.p_value.toFixed(4)) + ').'));
+		var names = {turns: 'turns', total_tokens: 'tokens', wall_ms: 'duration (ms)'};
+		out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['difference (candidate − baseline)', 'mean', level + ' interval', 'pairs used', 'left out (unknown)'].map(function (t) { return h('th', {text: t}); }))),
+			h('tbody', null, s.differences.map(function (d) {
+				return h('tr', null, h('td', {text: names[d.metric] || d.metric}), h('td', {cls: 'n', text: signed(d.mean_difference, 1)}), h('td', {cls: 'n', text: d.low === null ? '—' : '[' + signed(d.low, 1) + ', ' + signed(d.high, 1) + ']'}), h('td', {cls: 'n', text: d.pairs}), h('td', {cls: 'n', text: d.left_out}));
+			}))));
+		out.appendChild(h('p', {cls: 'muted', text: 'Seeded percentile bootstrap, seed ' + s.seed + ', ' + s.resamples.toLocaleString('en-US') + ' resamples.'}));
+		if (s.tasks.some(function (t) { return t.trials > 1; })) {
+			out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['task', 'trials', 'baseline pass rate', 'candidate pass rate'].map(function (t) { return h('th', {text: t}); }))),
+				h('tbody', null, s.tasks.map(function (t) {
+					return h('tr', null, h('td', {text: t.task}), h('td', {cls: 'n', text: t.trials}), h('td', {cls: 'n', text: t.baseline_passed + '/' + t.trials}), h('td', {cls: 'n', text: t.candidate_passed + '/' + t.trials}));
+				}))));
+		}
+		return out;
+	}
+
+	function planSection() {
+		var out = section('Plan', 'plan');
+		var p = data.plan;
+		if (!p) { out.appendChild(h('p', {text: 'No plan.json beside the report.'})); return out; }
+		var rows = [['plan digest', p.plan_digest], ['created', p.created_at], ['hlab version', p.hlab_version], ['tasks', p.task_count === null ? null : p.task_count + (p.repeat && p.repeat > 1 ? ' entries (' + p.repeat + ' trials each)' : '')], ['provider', p.provider], ['budgets', p.budgets], ['policy', p.policy]];
+		if (p.hypothesis !== null && p.hypothesis !== undefined) rows.unshift(['hypothesis', p.hypothesis]);
+		p.digests.forEach(function (d) { rows.push([d.name, d.digest]); });
+		out.appendChild(h('dl', {cls: 'identity'}, rows.filter(function (r) { return r[1] !== null && r[1] !== undefined; }).map(function (r) {
+			return [h('dt', {text: r[0]}), h('dd', null, h('code', {text: json(r[1])}))];
+		})));
+		return out;
+	}
+
+	function sidesSection() {
+		var out = section(comparison ? 'Sides' : 'Attempt', 'sides');
+		out.appendChild(h('div', {cls: 'sides'}, data.sides.map(function (side) {
+			var t = side.totals;
+			return h('div', {cls: 'card'}, h('h3', {text: side.label}),
+				h('p', {cls: 'big ' + (t.passed === t.tasks ? 'good-text' : 'bad-text'), text: t.passed + ' / ' + t.tasks + ' passed'}),
+				h('dl', {cls: 'identity'}, [['attempt', side.attempt_id], ['completion', side.completion], ['admitted', side.admission.admitted ? 'yes' : 'no: ' + side.admission.differences.join('; ')], ['turns', num(t.turns)], ['tokens', num(t.total_tokens)], ['task wall time', ms(t.wall_ms)], ['timing', side.timing], ['candidate', side.candidate ? side.candidate.source_path + ' (' + short(side.candidate.code_digest) + ')' : side.host ? side.host.path : 'none: the production engine'], ['report', side.report_path]].map(function (r) {
+					return [h('dt', {text: r[0]}), h('dd', {text: r[1]})];
+				})),
+				side.problems.length ? h('ul', {cls: 'problems'}, side.problems.map(function (p) { return h('li', {text: p}); })) : null);
+		})));
+		return out;
+	}
+
+	// The task table: one row per entry of the denominator, a group of columns per side.
+	var columns = [{key: 'status', title: 'status'}, {key: 'grade', title: 'grader'}, {key: 'turns', title: 'turns', n: true}, {key: 'tokens', title: 'tokens', n: true}, {key: 'wall_ms', title: 'duration', n: true}, {key: 'leak', title: 'leaks'}];
+	var sortState = {key: 'index', side: -1, dir: 1};
+	var rowNodes = [];
+	var detailNodes = {};
+	var tbody;
+
+	function gradeLine(cell) {
+		if (!cell.grade) return cell.message || '—';
+		var lines = cell.grade.details.split('\n').filter(function (l) { return l.trim() !== ''; });
+		var failing = lines.filter(function (l) { return /^fail/i.test(l); });
+		if (failing.length) return failing[0];
+		var passing = lines.filter(function (l) { return /^pass/i.test(l); }).length;
+		if (passing && passing === lines.length) return 'all ' + passing + ' checks pass';
+		return lines[0] || (cell.grade.passed ? 'passed' : 'failed');
+	}
+	function cellValue(cell, key) {
+		if (!cell) return null;
+		if (key === 'status') return cell.status + (cell.reason ? ' ' + cell.reason : '');
+		if (key === 'grade') return gradeLine(cell);
+		if (key === 'leak') return cell.leak ? cell.leak.summary : null;
+		return cell[key];
+	}
+	function rowCells(row) {
+		return row.cells.map(function (cell, side) {
+			return columns.map(function (col, c) {
+				var first = c === 0 ? ' first' : '';
+				if (!cell) return h('td', {cls: 'none' + first, text: '—'});
+				if (col.key === 'status') return h('td', {cls: 'status' + first}, h('span', {cls: 'pill ' + cell.status, text: cell.status}), cell.reason ? h('span', {cls: 'reason', text: cell.reason}) : null);
+				if (col.key === 'grade') { var g = gradeLine(cell); return h('td', {cls: 'grade', title: cell.grade ? cell.grade.details : g, text: g}); }
+				if (col.key === 'wall_ms') return h('td', {cls: 'n', text: ms(cell.wall_ms)});
+				if (col.key === 'leak') return h('td', {cls: cell.leak && cell.leak.summary !== 'none' ? 'leak bad-text' : 'leak', text: cell.leak ? cell.leak.summary : '—'});
+				return h('td', {cls: 'n', text: num(cell[col.key])});
+			});
+		});
+	}
+	function tableRow(row) {
+		var failed = row.cells.some(function (c) { return c && c.status !== 'passed'; });
+		var tr = h('tr', {cls: 'task' + (failed ? ' has-failure' : ''), 'data-index': row.index, tabindex: 0, on: {click: function () { toggle(row); }, keydown: function (e) { if (e.key === 'Enter') toggle(row); }}},
+			h('td', {cls: 'n idx', text: row.index + 1}), h('td', {cls: 'id'}, h('span', {cls: 'caret', text: '▸'}), h('span', {text: row.task_id})), rowCells(row));
+		return tr;
+	}
+
+	function tasksSection() {
+		var out = section('Tasks', 'tasks');
+		var filter = h('select', {id: 'filter', 'aria-label': 'show', on: {change: apply}},
+			h('option', {value: 'all', text: 'all tasks'}), h('option', {value: 'failed', text: 'failed only' + (comparison ? ' (either side)' : '')}),
+			comparison ? h('option', {value: 'differ', text: 'sides differ'}) : null, h('option', {value: 'passed', text: 'passed only'}));
+		var search = h('input', {id: 'search', type: 'search', placeholder: 'filter by task id', 'aria-label': 'filter by task id', on: {input: apply}});
+		var counter = h('span', {id: 'shown', cls: 'muted'});
+		out.appendChild(h('div', {cls: 'controls'}, filter, search, counter, h('span', {cls: 'muted hint', text: 'click a header to sort, a row to open its transcript and journal'})));
+		var head1 = h('tr', null, h('th', {rowspan: 2, cls: 'sortable', 'data-key': 'index', text: '#'}), h('th', {rowspan: 2, cls: 'sortable', 'data-key': 'task', text: 'task'}),
+			data.sides.map(function (side) { return h('th', {colspan: columns.length, cls: 'group', text: side.label}); }));
+		var head2 = h('tr', null, data.sides.map(function (side, s) {
+			return columns.map(function (col, c) { return h('th', {cls: 'sortable' + (c === 0 ? ' first' : '') + (col.n ? ' n' : ''), 'data-key': col.key, 'data-side': s, text: col.title}); });
+		}));
+		var thead = h('thead', {on: {click: function (e) { var th = e.target.closest('th.sortable'); if (th) sortBy(th); }}}, head1, head2);
+		tbody = h('tbody');
+		var fragment = document.createDocumentFragment();
+		data.rows.forEach(function (row) { var tr = tableRow(row); rowNodes.push(tr); fragment.appendChild(tr); });
+		tbody.appendChild(fragment);
+		out.appendChild(h('div', {cls: 'scroll'}, h('table', {id: 'task-table', cls: 'tasks'}, thead, tbody)));
+		return out;
+	}
+
+	function visible(row) {
+		var mode = document.getElementById('filter').value;
+		var text = document.getElementById('search').value.trim().toLowerCase();
+		if (text && row.task_id.toLowerCase().indexOf(text) === -1) return false;
+		var statuses = row.cells.map(function (c) { return c ? c.status : null; });
+		if (mode === 'failed') return statuses.some(function (s) { return s !== 'passed'; });
+		if (mode === 'passed') return statuses.every(function (s) { return s === 'passed'; });
+		if (mode === 'differ') return statuses[0] !== statuses[1];
+		return true;
+	}
+	function apply() {
+		var shown = 0;
+		data.rows.forEach(function (row) {
+			var show = visible(row);
+			if (show) shown++;
+			rowNodes[row.index].hidden = !show;
+			var detail = detailNodes[row.index];
+			if (detail) detail.hidden = !show || !rowNodes[row.index].classList.contains('open');
+		});
+		document.getElementById('shown').textContent = shown + ' of ' + data.rows.length + ' tasks';
+	}
+	function sortBy(th) {
+		var key = th.getAttribute('data-key');
+		var side = th.hasAttribute('data-side') ? Number(th.getAttribute('data-side')) : -1;
+		sortState.dir = sortState.key === key && sortState.side === side ? -sortState.dir : 1;
+		sortState.key = key; sortState.side = side;
+		document.querySelectorAll('th.sortable').forEach(function (other) { other.removeAttribute('aria-sort'); });
+		th.setAttribute('aria-sort', sortState.dir === 1 ? 'ascending' : 'descending');
+		var value = function (row) {
+			if (key === 'index') return row.index;
+			if (key === 'task') return row.task_id;
+			return cellValue(row.cells[side], key);
+		};
+		var ordered = data.rows.slice().sort(function (a, b) {
+			var x = value(a), y = value(b);
+			// Unknown values sort last whichever the direction: they are not small.
+			if (x === null || x === undefined) return y === null || y === undefined ? a.index - b.index : 1;
+			if (y === null || y === undefined) return -1;
+			var order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+			return order === 0 ? a.index - b.index : order * sortState.dir;
+		});
+		var fragment = document.createDocumentFragment();
+		ordered.forEach(function (row) { fragment.appendChild(rowNodes[row.index]); if (detailNodes[row.index]) fragment.appendChild(detailNodes[row.index]); });
+		tbody.appendChild(fragment);
+	}
+
+	function evidenceOf(side, index) {
+		var node = document.getElementById('hlab-ev-' + side + '-' + index);
+		return node ? JSON.parse(node.textContent) : {messages: [], journal: [], problems: ['no evidence embedded']};
+	}
+	function toggle(row) {
+		// The evidence blocks follow this script: a task opened before they are all parsed opens once they are.
+		if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', function () { toggle(row); }, {once: true}); return; }
+		var tr = rowNodes[row.index];
+		var open = !tr.classList.contains('open');
+		tr.classList.toggle('open', open);
+		tr.querySelector('.caret').textContent = open ? '▾' : '▸';
+		if (open && !detailNodes[row.index]) {
+			var detail = h('tr', {cls: 'detail'}, h('td', {colspan: 2 + columns.length * data.sides.length}, h('div', {cls: 'panes'}, row.cells.map(function (cell, s) { return pane(data.sides[s], cell, evidenceOf(s, row.index)); }))));
+			detailNodes[row.index] = detail;
+			tr.parentNode.insertBefore(detail, tr.nextSibling);
+		}
+		if (detailNodes[row.index]) detailNodes[row.index].hidden = !open;
+	}
+
+	function pane(side, cell, ev) {
+		if (!cell) return h('div', {cls: 'pane'}, h('h3', {text: side.label}), h('p', {text: 'This side has no entry for the task.'}));
+		var facts = [['status', cell.status + (cell.reason ? ' (' + cell.reason + ')' : '')], ['message', cell.message], ['outcome', cell.outcome ? cell.outcome.status + ', ' + cell.outcome.steps + ' steps' + (cell.outcome.stopped_by ? ', stopped by ' + cell.outcome.stopped_by.plugin + ': ' + cell.outcome.stopped_by.reason : '') : null],
+			['score', cell.grade && cell.grade.score !== null ? cell.grade.score : null], ['usage', cell.usage ? num(cell.usage.turns) + ' turns, ' + num(cell.usage.input_tokens) + ' in / ' + num(cell.usage.output_tokens) + ' out tokens' + (cell.usage.cost_usd !== null ? ', $' + cell.usage.cost_usd : '') : 'unknown: the task never reached the model'], ['duration', ms(cell.wall_ms)]];
+		return h('div', {cls: 'pane'}, h('h3', null, h('span', {cls: 'pill ' + cell.status, text: cell.status}), ' ' + side.label),
+			h('dl', {cls: 'identity'}, facts.filter(function (f) { return f[1] !== null && f[1] !== undefined; }).map(function (f) { return [h('dt', {text: f[0]}), h('dd', {text: f[1]})]; })),
+			cell.grade ? h('div', null, h('h4', {text: 'grader'}), h('pre', {cls: 'grade-details'}, cell.grade.details.split('\n').map(function (line) { return h('span', {cls: /^fail/i.test(line) ? 'bad-text' : /^pass/i.test(line) ? 'good-text' : '', text: line + '\n'}); }))) : null,
+			cell.outcome && cell.outcome.final_text ? h('div', null, h('h4', {text: 'final answer'}), h('pre', {text: cell.outcome.final_text})) : null,
+			cell.leak ? h('div', null, h('h4', {text: 'leak audit: ' + cell.leak.summary}), h('pre', {text: cell.leak.detail})) : null,
+			ev.problems.length ? h('ul', {cls: 'problems'}, ev.problems.map(function (p) { return h('li', {text: p}); })) : null,
+			h('h4', {text: 'transcript (' + ev.messages.length + ' messages)'}), transcript(ev.messages),
+			h('details', {cls: 'journal'}, h('summary', {text: 'journal (' + ev.journal.length + ' records)'}), journal(ev.journal)));
+	}
+	function transcript(messages) {
+		return h('ol', {cls: 'transcript'}, messages.map(function (m) {
+			var meta = h('div', {cls: 'meta'}, h('span', {cls: 'role ' + m.role, text: m.role}), m.step === null ? null : h('span', {cls: 'muted', text: 'step ' + m.step}), m.provenance ? h('span', {cls: 'muted', text: 'from ' + m.provenance}) : null);
+			if (m.role === 'tool') {
+				var size = m.content === null ? 0 : m.content.length;
+				return h('li', {cls: 'msg tool' + (m.is_error ? ' error' : '')}, h('details', null, h('summary', null, h('span', {cls: 'role tool', text: 'tool result'}), ' ' + (m.tool || '') + (m.is_error ? ' (error)' : '') + ' · ' + size.toLocaleString('en-US') + ' characters'), h('pre', {text: m.content === null ? '' : m.content})));
+			}
+			var body = m.role === 'system' ? h('details', null, h('summary', {text: 'system instructions'}), h('pre', {text: m.content || ''})) : m.content ? h('pre', {text: m.content}) : null;
+			return h('li', {cls: 'msg ' + m.role}, meta, body, m.calls.map(function (c) { return h('div', {cls: 'call'}, h('span', {cls: 'fn', text: '→ ' + c.name}), h('code', {text: c.arguments})); }));
+		}));
+	}
+	function journal(lines) {
+		return h('table', {cls: 'small journal-table'}, h('tbody', null, lines.map(function (l) {
+			return h('tr', null, h('td', {cls: 'n muted', text: l.seq}), h('td', {cls: 'n muted', text: l.t_ms === null ? '' : l.t_ms + ' ms'}), h('td', {cls: 'jtype', text: l.type}), h('td', null, h('code', {text: l.summary})));
+		})));
+	}
+
+	var main = h('main', null, header(), decisionSection(), statisticsSection(), sidesSection(), planSection(), tasksSection());
+	document.body.appendChild(main);
+	apply();
+	document.body.setAttribute('data-rendered-ms', String(Math.round(performance.now())));
+	document.body.setAttribute('data-script-ms', String(Math.round(performance.now() - started)));
+})();
+`;

@@ -1,0 +1,15 @@
+import {writeBytes} from '../../files/write-json.js';
+
+export class ReportPageExistsError extends Error {
+	readonly reason = 'report_exists';
+}
+
+/** Writes the page exclusively and durably: an earlier page is never overwritten. */
+export async function writeReportPage(path: string, html: string): Promise<void> {
+	try {
+		await writeBytes(path, html, {exclusive: true, durable: true});
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ReportPageExistsError(`report page ${path} already exists; choose another --output`);
+		throw error;
+	}
+}

@@ -1,0 +1,54 @@
+import {copyFile, mkdir} from 'node:fs/promises';
+import {basename, join} from 'node:path';
+import {pathToFileURL} from 'node:url';
+import chromium from '@sparticuz/chromium';
+import {chromium as playwright, type Browser, type Page} from 'playwright-core';
+import type {Test} from 'tap';
+
+// Nothing that talks to the network, nothing a sandbox-less container cannot run.
+const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+/** A headless Chromium (the binary shipped inside @sparticuz/chromium), closed when the test ends. */
+export async function launchBrowser(t: Test): Promise<Browser> {
+	const browser = await playwright.launch({executablePath: await chromium.executablePath(), args});
+	t.teardown(() => browser.close());
+	return browser;
+}
+
+/** What a page did while it was open: console errors, uncaught errors, dialogs, and every request other than the page's own file. */
+export interface PageWatch {
+	errors: string[];
+	requests: string[];
+	dialogs: string[];
+}
+
+/** Opens a local page in a fresh context and watches it; `pageUrl` is the file itself, the one load that is not a request of the page. */
+export async function openPage(browser: Browser, file: string): Promise<{page: Page; watch: PageWatch}> {
+	const context = await browser.newContext({viewport: {width: 1400, height: 900}});
+	const page = await context.newPage();
+	const pageUrl = pathToFileURL(file).href;
+	const watch: PageWatch = {errors: [], requests: [], dialogs: []};
+	page.on('console', message => {
+		if (message.type() === 'error') watch.errors.push(message.text());
+	});
+	page.on('pageerror', error => watch.errors.push(String(error)));
+	page.on('dialog', dialog => {
+		watch.dialogs.push(dialog.message());
+		void dialog.dismiss();
+	});
+	page.on('request', request => {
+		if (request.url() !== pageUrl) watch.requests.push(request.url());
+	});
+	await page.goto(pageUrl, {waitUntil: 'load'});
+	return {page, watch};
+}
+
+/** Saves a screenshot in the test's folder; with HLAB_KEEP_SCREENSHOTS=DIR a copy outlives the test, for a person to look at. */
+export async function screenshot(page: Page, path: string): Promise<void> {
+	await page.screenshot({path, fullPage: true});
+	const keep = process.env.HLAB_KEEP_SCREENSHOTS;
+	if (keep) {
+		await mkdir(keep, {recursive: true});
+		await copyFile(path, join(keep, basename(path)));
+	}
+}
