@@ -29,6 +29,8 @@ const layers = [
 	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
 	{name: 'supervisor/compare', path: '^supervisor/compare/'},
 	{name: 'supervisor/pair', path: '^supervisor/pair/'},
+	// The HTML page of an attempt or a comparison.
+	{name: 'supervisor/report', path: '^supervisor/report/'},
 	// hlab agent: one task through the attempt's pieces.
 	{name: 'supervisor/run-one', path: '^supervisor/run-one/'},
 	// 7. Self-checks: they run bin/hlab.js as a user would.
