@@ -51,7 +51,7 @@ function passedOf(input: ReportInput, failed: number): boolean {
 	return input.completion === 'finished' && input.admission.admitted && input.problems.length === 0 && failed === 0;
 }
 
-/** `report.json` is written once and last: exclusive, so a finished report is never replaced. */
+/** `report.json` is written once and last: exclusive, so a finished report is never replaced, and durable, since its presence means the attempt finished. */
 export async function writeReport(dir: string, report: Report): Promise<void> {
-	await writeJson(join(dir, 'report.json'), report, {exclusive: true});
+	await writeJson(join(dir, 'report.json'), report, {exclusive: true, durable: true});
 }

@@ -52,7 +52,8 @@ export function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWor
 	}
 	evidence.result = `${paths.relDir}/result.json`;
 	const exported = {...result, evidence};
-	writeJsonSync(join(paths.dir, 'result.json'), exported);
+	// Durable before the runtime state goes: the result is the task's evidence from here on.
+	writeJsonSync(join(paths.dir, 'result.json'), exported, {durable: true});
 	removeTree(paths.runtime);
 	return exported;
 }

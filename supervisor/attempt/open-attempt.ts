@@ -33,7 +33,8 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	const dir = await createEvidenceDir(options.artifacts);
 	const startedAt = new Date();
 	const t0 = performance.now();
-	await writeBytes(join(dir, 'plan.json'), bytes);
+	// Admission and recovery trust this copy: never overwritten, on disk before anything runs.
+	await writeBytes(join(dir, 'plan.json'), bytes, {exclusive: true, durable: true});
 	const attemptId = randomUUID();
 	const markerKey = `HLAB_ATTEMPT_${attemptId.replaceAll('-', '')}`;
 	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.

@@ -30,7 +30,7 @@ export function measureSupervisor(): Promise<SupervisorCode> {
 	return measuring;
 }
 
-/** `attempt.json`: who runs the attempt, with what code, against which services. */
+/** `attempt.json`: who runs the attempt, with what code, against which services; durable, since recovery trusts it. */
 export async function recordAttempt(attempt: AttemptContext, services: Services, measuring: Promise<SupervisorCode>): Promise<void> {
 	const {build, nodeDigest, head, packages} = await measuring;
 	const {plan} = attempt;
@@ -59,7 +59,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		concurrency: plan.policy.concurrency,
 		keep_workdirs: attempt.options.keepWorkdirs,
 	};
-	await writeJson(join(attempt.dir, 'attempt.json'), AttemptRecord.parse(record));
+	await writeJson(join(attempt.dir, 'attempt.json'), AttemptRecord.parse(record), {durable: true});
 }
 
 function loadedModules(modules: string[], services: Services): AttemptRecord['loaded_modules'] {

@@ -94,7 +94,7 @@ async function recordFailedTask(attempt: AttemptContext, index: number, failure:
 	const relDir = taskDirName(index, id, attempt.plan.task_ids.length);
 	await mkdir(join(attempt.dir, relDir), {recursive: true});
 	const result = failedResult(index, id, failure, {evidence: {result: `${relDir}/result.json`}});
-	await writeJson(join(attempt.dir, relDir, 'result.json'), result);
+	await writeJson(join(attempt.dir, relDir, 'result.json'), result, {durable: true});
 	await attempt.ledger.append(result);
 	return result;
 }

@@ -50,7 +50,7 @@ export async function startScriptedService(evidenceDir: string): Promise<Scripte
 		const result = await run;
 		stderr.end();
 		await finished(stderr).catch(() => undefined);
-		await writeJson(join(dir, 'process.json'), result.record);
+		await writeJson(join(dir, 'process.json'), result.record, {durable: true});
 		return result;
 	};
 	const first = await Promise.race([announced, run]);
