@@ -1,12 +1,13 @@
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
+import type {Logger} from 'pino';
 import {writeJson} from '../../files/write-json.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
 import type {Admission} from './admit-attempt.js';
 import {type AttemptTask, builtinAttemptTask} from './attempt-task.js';
 import {controllerAttemptTasks} from './controller-tasks.js';
 import {executeTask, type TaskRunner} from './execute-task.js';
-import {exportTaskEvidence, taskPaths} from './export-evidence.js';
+import {exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
 import {failedResult, type TaskFailure} from './failed-result.js';
 import {lanesOf, runInFrozenOrder} from './frozen-order.js';
 import type {AttemptContext} from './open-attempt.js';
@@ -30,17 +31,16 @@ export async function runTasks(attempt: AttemptContext, admission: Admission, se
 	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider: ready.provider};
 	const {plan} = attempt;
 	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
-	const problems: string[] = [];
 	try {
-		const results = await runInFrozenOrder({
+		const recorded = await runInFrozenOrder<RecordedTask>({
 			count: plan.task_ids.length,
 			lanes: lanesOf(plan),
 			signal: attempt.signal,
-			run: index => runOneTask(runner, index, progress, problems),
+			run: index => runOneTask(runner, index, progress),
 			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
-			notStarted: index => failedResult(index, plan.task_ids[index]!, interrupted),
+			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
 		});
-		return {results, problems};
+		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? [])};
 	} finally {
 		progress.end();
 	}
@@ -51,8 +51,14 @@ function attemptTasks(attempt: AttemptContext, admission: Admission): Array<Atte
 	return admission.result.tasks.map(task => (task === null ? null : builtinAttemptTask(task)));
 }
 
+interface RecordedTask {
+	result: TaskResult;
+	/** Set when the task's evidence could not be exported: a problem of the attempt, not only of the task. */
+	problem: string | null;
+}
+
 /** Executes one task, exports its evidence and appends its record to the ledger before the lane takes the next one. */
-async function runOneTask(runner: TaskRunner, index: number, progress: Progress, problems: string[]): Promise<TaskResult> {
+async function runOneTask(runner: TaskRunner, index: number, progress: Progress): Promise<RecordedTask> {
 	const {attempt} = runner;
 	const id = attempt.plan.task_ids[index]!;
 	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length));
@@ -62,20 +68,23 @@ async function runOneTask(runner: TaskRunner, index: number, progress: Progress,
 		started = true;
 		progress.started();
 	}});
-	let result: TaskResult;
+	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
+	const recorded = exportEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null, log);
+	await attempt.ledger.append(recorded.result);
+	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
+	progress.finished(recorded.result, started);
+	return recorded;
+}
+
+/** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */
+function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, log: Logger): RecordedTask {
 	try {
-		// Controller tasks keep their workspace: the controller may score it again at comparison.
-		result = exportTaskEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null);
+		return {result: exportTaskEvidence(paths, executed, keepWorkspace), problem: null};
 	} catch (error) {
 		const message = `evidence export failed, runtime state kept at ${paths.runtime}: ${(error as Error).message}`;
-		problems.push(`task ${id}: ${message}`);
 		log.error({err: error}, 'export failed');
-		result = {...executed, status: 'failed', reason: 'export', message};
+		return {result: {...executed, status: 'failed', reason: 'export', message}, problem: `task ${executed.task_id}: ${message}`};
 	}
-	await attempt.ledger.append(result);
-	log.info({status: result.status, reason: result.reason, wall_ms: result.wall_ms}, 'task recorded');
-	progress.finished(result, started);
-	return result;
 }
 
 /** Every task of the denominator failed for the attempt's one reason, each with its result and ledger record, in frozen order. */
