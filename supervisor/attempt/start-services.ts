@@ -3,11 +3,11 @@ import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {HostSession} from '../host/index.js';
 import type {Plan} from '../plan/plan-schema.js';
 import type {Admission} from './admit-attempt.js';
-import {openAttemptHost} from './attempt-host.js';
+import {openAttemptHost, type AttemptHost} from './attempt-host.js';
 import type {TaskFailure} from './failed-result.js';
 import {lanesOf} from './frozen-order.js';
 import {hostExecutor} from './host-execution.js';
-import {loadCandidate} from './load-candidate.js';
+import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
 import type {AttemptContext} from './open-attempt.js';
 import {startProvider, type ProviderService} from './start-provider.js';
 import {inProcessExecutor, type TaskExecutor} from './task-execution.js';
@@ -54,7 +54,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 }
 
 /** The host and the candidate; if measuring them throws, a provider already starting is not left behind. */
-async function measureCode(attempt: AttemptContext, admission: Admission, starting: Promise<Settled<ProviderService>> | null) {
+async function measureCode(attempt: AttemptContext, admission: Admission, starting: Promise<Settled<ProviderService>> | null): Promise<{host: AttemptHost; candidate: LoadedCandidate}> {
 	try {
 		const host = await openAttemptHost(attempt);
 		const candidate = await loadCandidate(attempt, admission.failure ?? host.failure);
