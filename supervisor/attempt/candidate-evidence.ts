@@ -1,9 +1,11 @@
-import {copyFile, mkdir, writeFile} from 'node:fs/promises';
+import {copyFile, mkdir} from 'node:fs/promises';
 import {basename, join} from 'node:path';
 import {compileCandidate} from '../../engine/index.js';
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import {installRoot} from '../../files/install-root.js';
+import {writeBytes, writeJson} from '../../files/write-json.js';
 import {listFiles} from '../plan/source-sets.js';
+import type {Report} from './report-schema.js';
 
 export type PreparedCandidate =
 	| {ok: true; snapshot: CandidateSnapshot}
@@ -27,10 +29,16 @@ export async function prepareCandidate(file: string, evidenceDir: string): Promi
 		}
 		return {ok: false, message: `the candidate ${file} did not compile: ${(error as Error).message}`};
 	}
-	await writeFile(join(dir, basename(snapshot.source_path)), snapshot.source);
-	await writeFile(join(dir, 'snapshot.mjs'), snapshot.code);
+	await writeBytes(join(dir, basename(snapshot.source_path)), snapshot.source);
+	await writeBytes(join(dir, 'snapshot.mjs'), snapshot.code);
 	const {source: _source, code: _code, ...digests} = snapshot;
-	await writeFile(join(dir, 'snapshot.json'), `${JSON.stringify(digests, null, 2)}\n`);
+	await writeJson(join(dir, 'snapshot.json'), digests);
 	for (const path of await listFiles(join(installRoot, 'sdk'), ['.ts'])) await copyFile(path, join(dir, 'sdk', basename(path)));
 	return {ok: true, snapshot};
+}
+
+/** The candidate as the attempt record and the report name it: where it came from and what was loaded. */
+export function candidateIdentity(candidate: CandidateSnapshot | null): Report['candidate'] {
+	if (candidate === null) return null;
+	return {source_path: candidate.source_path, source_digest: candidate.source_digest, code_digest: candidate.code_digest, sdk_digest: candidate.sdk_digest};
 }

@@ -1,6 +1,7 @@
-import {copyFileSync, renameSync, writeFileSync} from 'node:fs';
+import {copyFileSync, renameSync} from 'node:fs';
 import {join} from 'node:path';
 import {removeTree} from '../../files/remove-tree.js';
+import {writeJsonSync} from '../../files/write-json.js';
 import type {TaskResult} from './report-schema.js';
 
 export interface TaskPaths {
@@ -51,7 +52,8 @@ export function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWor
 	}
 	evidence.result = `${paths.relDir}/result.json`;
 	const exported = {...result, evidence};
-	writeFileSync(join(paths.dir, 'result.json'), `${JSON.stringify(exported, null, 2)}\n`);
+	// Durable before the runtime state goes: the result is the task's evidence from here on.
+	writeJsonSync(join(paths.dir, 'result.json'), exported, {durable: true});
 	removeTree(paths.runtime);
 	return exported;
 }

@@ -1,15 +1,17 @@
 import {existsSync} from 'node:fs';
-import {readFile, writeFile} from 'node:fs/promises';
+import {readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {isStillRunning} from '../../process/process-identity.js';
 import {readStat} from '../../process/proc-table.js';
 import {AttemptRecord} from './attempt-record.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
 import {killMarked} from '../../process/kill-marked.js';
-import {readLedger} from './ledger.js';
+import {buildReport, writeReport} from './build-report.js';
+import {failedResult} from './failed-result.js';
+import {readLedger, type LedgerRead} from './ledger.js';
 import {readPlanFile} from './read-plan.js';
-import {Report, reportSchema, type TaskResult} from './report-schema.js';
-import {totalsOf} from './totals.js';
+import type {Plan} from '../plan/plan-schema.js';
+import type {Report, TaskResult} from './report-schema.js';
 import {InputError} from '../input-error.js';
 
 export class RecoveryError extends InputError {
@@ -35,50 +37,56 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	});
 	if (existsSync(join(dir, 'report.json'))) throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery`);
 	const attempt = await readAttempt(dir);
-	if (attempt !== null && attempt.supervisor.start_time !== null) {
-		const supervisor = {pid: attempt.supervisor.pid, startTime: attempt.supervisor.start_time, comm: ''};
-		if (isStillRunning(supervisor) && readStat(supervisor.pid)?.startTime === attempt.supervisor.start_time) {
-			throw new RecoveryError('still_running', `the attempt's supervisor (pid ${attempt.supervisor.pid}) is still running; stop it before recovering`);
-		}
-	}
+	refuseRunningSupervisor(attempt);
 	const killed = attempt === null ? [] : await killMarked(attempt.process_marker);
 	const ledger = await readLedger(join(dir, 'ledger.jsonl'));
-	const byIndex = new Map<number, TaskResult>();
-	for (const record of ledger.records) {
-		const result = record.result;
-		// Only records that belong to this attempt and to its frozen denominator count.
-		if ((attempt === null || record.attempt_id === attempt.attempt_id) && plan.task_ids[result.index] === result.task_id) byIndex.set(result.index, result);
-	}
-	const tasks = plan.task_ids.map((id, index): TaskResult => byIndex.get(index) ?? {
-		index, task_id: id, status: 'failed', reason: 'unfinished',
-		message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id, plan.task_ids.length)}/runtime-state`,
-		grade: null, outcome: null, usage: null, wall_ms: null, evidence: {},
-	});
-	const problems = ['the attempt ended without a report; this report was rebuilt from its ledger'];
-	if (ledger.unreadable.length > 0) problems.push(`ledger lines ${ledger.unreadable.join(', ')} could not be read`);
-	if (killed.length > 0) problems.push(`processes of the attempt were still running and were killed: ${killed.join(', ')}`);
-	const admissionFailed = tasks.some(task => task.reason === 'admission');
-	const report = Report.parse({
-		schema: reportSchema,
-		attempt_id: attempt?.attempt_id ?? 'unknown',
+	const results = recordedResults(plan, attempt, ledger);
+	const admissionFailed = results.some(task => task.reason === 'admission');
+	const report = buildReport({
+		attemptId: attempt?.attempt_id ?? 'unknown',
 		side: attempt?.side ?? 'baseline',
 		timing: attempt?.host ? 'supervised-host' : 'in-process',
 		host: attempt?.host ?? null,
-		plan_digest: plan.plan_digest,
+		plan,
 		completion: 'recovered',
 		admission: {admitted: !admissionFailed, differences: admissionFailed ? ['admission was rejected (see the ledger records)'] : []},
 		candidate: attempt?.candidate ?? null,
-		task_ids: plan.task_ids,
-		tasks,
-		totals: totalsOf(tasks),
-		passed: false,
-		problems,
-		started_at: attempt?.started_at ?? new Date().toISOString(),
-		ended_at: new Date().toISOString(),
-		attempt_wall_ms: null,
+		results,
+		problems: recoveryProblems(ledger, killed),
+		startedAt: attempt?.started_at ?? new Date().toISOString(),
+		endedAt: new Date().toISOString(),
+		wallMs: null,
 	});
-	await writeFile(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`, {flag: 'wx'});
+	await writeReport(dir, report);
 	return {report, killed};
+}
+
+function refuseRunningSupervisor(attempt: AttemptRecord | null): void {
+	if (attempt === null || attempt.supervisor.start_time === null) return;
+	const supervisor = {pid: attempt.supervisor.pid, startTime: attempt.supervisor.start_time, comm: ''};
+	if (isStillRunning(supervisor) && readStat(supervisor.pid)?.startTime === attempt.supervisor.start_time) {
+		throw new RecoveryError('still_running', `the attempt's supervisor (pid ${attempt.supervisor.pid}) is still running; stop it before recovering`);
+	}
+}
+
+/** The denominator from the ledger: a task keeps its record, every other one fails as unfinished. */
+function recordedResults(plan: Plan, attempt: AttemptRecord | null, ledger: LedgerRead): TaskResult[] {
+	const byIndex = new Map<number, TaskResult>();
+	for (const {attempt_id, result} of ledger.records) {
+		// Only records that belong to this attempt and to its frozen denominator count.
+		if ((attempt === null || attempt_id === attempt.attempt_id) && plan.task_ids[result.index] === result.task_id) byIndex.set(result.index, result);
+	}
+	return plan.task_ids.map((id, index) => byIndex.get(index) ?? failedResult(index, id, {
+		reason: 'unfinished',
+		message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id, plan.task_ids.length)}/runtime-state`,
+	}));
+}
+
+function recoveryProblems(ledger: LedgerRead, killed: number[]): string[] {
+	const problems = ['the attempt ended without a report; this report was rebuilt from its ledger'];
+	if (ledger.unreadable.length > 0) problems.push(`ledger lines ${ledger.unreadable.join(', ')} could not be read`);
+	if (killed.length > 0) problems.push(`processes of the attempt were still running and were killed: ${killed.join(', ')}`);
+	return problems;
 }
 
 async function readAttempt(dir: string): Promise<AttemptRecord | null> {

@@ -1,9 +1,10 @@
 import {createWriteStream} from 'node:fs';
-import {mkdir, writeFile} from 'node:fs/promises';
+import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
 import {Writable} from 'node:stream';
 import {finished} from 'node:stream/promises';
 import {distPath} from '../../files/install-root.js';
+import {writeJson} from '../../files/write-json.js';
 import {runInGroup, type GroupRun} from '../../process/index.js';
 
 export interface ScriptedService {
@@ -49,7 +50,7 @@ export async function startScriptedService(evidenceDir: string): Promise<Scripte
 		const result = await run;
 		stderr.end();
 		await finished(stderr).catch(() => undefined);
-		await writeFile(join(dir, 'process.json'), `${JSON.stringify(result.record, null, 2)}\n`);
+		await writeJson(join(dir, 'process.json'), result.record, {durable: true});
 		return result;
 	};
 	const first = await Promise.race([announced, run]);

@@ -1,7 +1,8 @@
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
-import type {ExecutionOutcome, FailureReason} from '../../engine/outcome.js';
+import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {TaskPaths} from './export-evidence.js';
+import type {TaskFailure} from './failed-result.js';
 import {TaskPool, type PoolRun} from './task-pool.js';
 
 /** One task's execution as the runner asks for it, whoever runs it. */
@@ -19,7 +20,7 @@ export interface ExecutionJob {
 export interface Execution {
 	wall_ms: number;
 	outcome: ExecutionOutcome | null;
-	unfinished: {reason: FailureReason; message: string} | null;
+	unfinished: TaskFailure | null;
 	/** Evidence the execution left in the task folder, relative to the evidence directory. */
 	evidence: Record<string, string>;
 }

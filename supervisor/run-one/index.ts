@@ -1,4 +1,3 @@
 export {runOneTask, type RunOneOptions} from './run-one-task.js';
 export {AgentRun, agentRunSchema} from './agent-run.js';
 export {agentRunSummary} from './agent-run-summary.js';
-export {startProvider, type StartedProvider} from './start-provider.js';

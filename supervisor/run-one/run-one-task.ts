@@ -8,7 +8,7 @@ import {TaskPool, type PoolRun} from '../attempt/task-pool.js';
 import {UsageError} from '../input-error.js';
 import type {PlanProvider} from '../plan/plan-schema.js';
 import {AgentRun, agentRunSchema} from './agent-run.js';
-import {startProvider} from './start-provider.js';
+import {startProvider} from '../attempt/start-provider.js';
 
 export interface RunOneOptions {
 	taskId: string;

@@ -1,0 +1,38 @@
+import {existsSync} from 'node:fs';
+import {hostDirOf} from '../host/index.js';
+import {InputError} from '../input-error.js';
+
+export interface AttemptOptions {
+	planPath: string;
+	artifacts: string;
+	candidatePath: string | null;
+	/** A host executable that runs every task as `EXE host-worker` (exclusive with `candidatePath`). */
+	candidateHost?: string | null;
+	/** The side this attempt is recorded as; by default `candidate` when a candidate or host is given. */
+	side?: 'baseline' | 'candidate';
+	keepWorkdirs: boolean;
+	configPath: string | null;
+	cwd?: string;
+	/** Interrupts the attempt: running tasks are ended and recorded, the report is marked interrupted. */
+	signal?: AbortSignal;
+	/** No progress output (for --json). */
+	quiet?: boolean;
+}
+
+export class HostOptionError extends InputError {
+	constructor(readonly reason: 'usage' | 'evidence_exists', message: string) {
+		super(message);
+	}
+}
+
+/** Refuses options that contradict each other before anything is written. */
+export function checkOptions(options: AttemptOptions): void {
+	const candidateHost = options.candidateHost ?? null;
+	if (candidateHost !== null && options.candidatePath !== null) throw new HostOptionError('usage', 'give at most one of --candidate and --candidate-host');
+	// The host record folder sits beside the evidence directory; both must be new before anything is written.
+	if (candidateHost !== null && existsSync(hostDirOf(options.artifacts))) throw new HostOptionError('evidence_exists', `${hostDirOf(options.artifacts)} already exists; each host attempt needs a new one`);
+}
+
+export function sideOf(options: AttemptOptions): 'baseline' | 'candidate' {
+	return options.side ?? (options.candidatePath === null && (options.candidateHost ?? null) === null ? 'baseline' : 'candidate');
+}

@@ -1,0 +1,58 @@
+import {randomUUID} from 'node:crypto';
+import {join, resolve} from 'node:path';
+import {pino, type Logger} from 'pino';
+import {writeBytes} from '../../files/write-json.js';
+import {killMarked} from '../../process/kill-marked.js';
+import {createEvidenceDir} from '../evidence/evidence-dir.js';
+import type {Plan} from '../plan/plan-schema.js';
+import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
+import {Ledger} from './ledger.js';
+import {readPlanFile} from './read-plan.js';
+
+/** What every stage of one attempt shares: its plan, its evidence directory, its identity and its log. */
+export interface AttemptContext {
+	options: AttemptOptions;
+	plan: Plan;
+	dir: string;
+	attemptId: string;
+	/** The environment key every thread and process of the attempt inherits (`KEY=1`). */
+	markerKey: string;
+	side: 'baseline' | 'candidate';
+	signal: AbortSignal;
+	log: Logger;
+	ledger: Ledger;
+	startedAt: Date;
+	/** Monotonic start of the attempt, for its wall time. */
+	t0: number;
+}
+
+/** Reads the plan, creates the new evidence directory with the plan's exact bytes, and marks the attempt's processes. */
+export async function openAttempt(options: AttemptOptions): Promise<AttemptContext> {
+	checkOptions(options);
+	const {bytes, plan} = await readPlanFile(options.planPath);
+	const dir = await createEvidenceDir(options.artifacts);
+	const startedAt = new Date();
+	const t0 = performance.now();
+	// Admission and recovery trust this copy: never overwritten, on disk before anything runs.
+	await writeBytes(join(dir, 'plan.json'), bytes, {exclusive: true, durable: true});
+	const attemptId = randomUUID();
+	const markerKey = `HLAB_ATTEMPT_${attemptId.replaceAll('-', '')}`;
+	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.
+	process.env[markerKey] = '1';
+	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
+	const side = sideOf(options);
+	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest}, 'attempt started');
+	return {
+		options, plan, dir, attemptId, markerKey, side, log, startedAt, t0,
+		signal: options.signal ?? new AbortController().signal,
+		ledger: new Ledger(join(dir, 'ledger.jsonl'), attemptId),
+	};
+}
+
+/** Whatever way the attempt ended: ends every process that still carries its marker, then unmarks the supervisor. */
+export async function closeAttempt(attempt: AttemptContext): Promise<void> {
+	const survivors = await killMarked(`${attempt.markerKey}=1`);
+	if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt survived their task and were killed');
+	delete process.env[attempt.markerKey];
+	attempt.log.flush();
+}

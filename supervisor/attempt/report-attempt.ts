@@ -1,0 +1,31 @@
+import type {Admission} from './admit-attempt.js';
+import {hostRef} from './attempt-host.js';
+import {buildReport, writeReport} from './build-report.js';
+import {candidateIdentity} from './candidate-evidence.js';
+import type {AttemptContext} from './open-attempt.js';
+import type {Report} from './report-schema.js';
+import type {TaskRun} from './run-tasks.js';
+import type {Services} from './start-services.js';
+
+/** The last write of an attempt: its results, sums and verdict in `report.json`, whose presence means it finished. */
+export async function reportAttempt(attempt: AttemptContext, admission: Admission, services: Services, run: TaskRun, hostProblems: string[]): Promise<Report> {
+	const report = buildReport({
+		attemptId: attempt.attemptId,
+		side: attempt.side,
+		// A host attempt is timed as supervised processes even when its host could not be measured.
+		timing: (attempt.options.candidateHost ?? null) === null ? services.executor.timing : 'supervised-host',
+		host: hostRef(services.host),
+		plan: attempt.plan,
+		completion: attempt.signal.aborted ? 'interrupted' : 'finished',
+		admission: {admitted: admission.result.admitted, differences: admission.result.differences},
+		candidate: candidateIdentity(services.candidate),
+		results: run.results,
+		problems: [...run.problems, ...hostProblems],
+		startedAt: attempt.startedAt.toISOString(),
+		endedAt: new Date().toISOString(),
+		wallMs: performance.now() - attempt.t0,
+	});
+	await writeReport(attempt.dir, report);
+	attempt.log.info({passed: report.passed, totals: report.totals}, 'attempt finished');
+	return report;
+}

@@ -1,0 +1,109 @@
+import {mkdir} from 'node:fs/promises';
+import {join} from 'node:path';
+import type {Logger} from 'pino';
+import {writeJson} from '../../files/write-json.js';
+import {taskDirName} from '../evidence/evidence-dir.js';
+import type {Admission} from './admit-attempt.js';
+import {type AttemptTask, builtinAttemptTask} from './attempt-task.js';
+import {controllerAttemptTasks} from './controller-tasks.js';
+import {executeTask, type TaskRunner} from './execute-task.js';
+import {exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
+import {failedResult, type TaskFailure} from './failed-result.js';
+import {lanesOf, runInFrozenOrder} from './frozen-order.js';
+import type {AttemptContext} from './open-attempt.js';
+import {Progress} from './progress.js';
+import type {TaskResult} from './report-schema.js';
+import type {Services} from './start-services.js';
+
+export interface TaskRun {
+	/** One per task of the denominator, in frozen order. */
+	results: TaskResult[];
+	/** Problems with the attempt itself (evidence that could not be exported), each a sentence. */
+	problems: string[];
+}
+
+const interrupted: TaskFailure = {reason: 'unfinished', message: 'the attempt was interrupted before this task started'};
+
+/** Runs the fixed denominator; an attempt refused before its tasks records every one of them failed for that one reason. */
+export async function runTasks(attempt: AttemptContext, admission: Admission, services: Services): Promise<TaskRun> {
+	const {ready} = services;
+	if (ready.failure !== null) return {results: await failDenominator(attempt, ready.failure), problems: []};
+	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider: ready.provider};
+	const {plan} = attempt;
+	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
+	try {
+		const recorded = await runInFrozenOrder<RecordedTask>({
+			count: plan.task_ids.length,
+			lanes: lanesOf(plan),
+			signal: attempt.signal,
+			run: index => runOneTask(runner, index, progress),
+			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
+			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
+		});
+		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? [])};
+	} finally {
+		progress.end();
+	}
+}
+
+function attemptTasks(attempt: AttemptContext, admission: Admission): Array<AttemptTask | null> {
+	if (attempt.plan.controller !== null) return controllerAttemptTasks(attempt.plan, attempt.dir, attempt.signal);
+	return admission.result.tasks.map(task => (task === null ? null : builtinAttemptTask(task)));
+}
+
+interface RecordedTask {
+	result: TaskResult;
+	/** Set when the task's evidence could not be exported: a problem of the attempt, not only of the task. */
+	problem: string | null;
+}
+
+/** Executes one task, exports its evidence and appends its record to the ledger before the lane takes the next one. */
+async function runOneTask(runner: TaskRunner, index: number, progress: Progress): Promise<RecordedTask> {
+	const {attempt} = runner;
+	const id = attempt.plan.task_ids[index]!;
+	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length));
+	const log = attempt.log.child({task: id, index});
+	let started = false;
+	const executed = await executeTask(runner, {index, id, paths, log, onStart: () => {
+		started = true;
+		progress.started();
+	}});
+	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
+	const recorded = exportEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null, log);
+	await attempt.ledger.append(recorded.result);
+	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
+	progress.finished(recorded.result, started);
+	return recorded;
+}
+
+/** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */
+function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, log: Logger): RecordedTask {
+	try {
+		return {result: exportTaskEvidence(paths, executed, keepWorkspace), problem: null};
+	} catch (error) {
+		const message = `evidence export failed, runtime state kept at ${paths.runtime}: ${(error as Error).message}`;
+		log.error({err: error}, 'export failed');
+		return {result: {...executed, status: 'failed', reason: 'export', message}, problem: `task ${executed.task_id}: ${message}`};
+	}
+}
+
+/** Every task of the denominator failed for the attempt's one reason, each with its result and ledger record, in frozen order. */
+async function failDenominator(attempt: AttemptContext, failure: TaskFailure): Promise<TaskResult[]> {
+	const {plan} = attempt;
+	return runInFrozenOrder({
+		count: plan.task_ids.length,
+		lanes: 1,
+		run: index => recordFailedTask(attempt, index, failure),
+		notStarted: index => failedResult(index, plan.task_ids[index]!, failure),
+	});
+}
+
+async function recordFailedTask(attempt: AttemptContext, index: number, failure: TaskFailure): Promise<TaskResult> {
+	const id = attempt.plan.task_ids[index]!;
+	const relDir = taskDirName(index, id, attempt.plan.task_ids.length);
+	await mkdir(join(attempt.dir, relDir), {recursive: true});
+	const result = failedResult(index, id, failure, {evidence: {result: `${relDir}/result.json`}});
+	await writeJson(join(attempt.dir, relDir, 'result.json'), result, {durable: true});
+	await attempt.ledger.append(result);
+	return result;
+}
