@@ -25,14 +25,17 @@ interface Run {
 	stderr: string;
 }
 
-/** The environment without what an enclosing `npm test` exports about this repository (it would steer the inner npm). */
+const npmKept = ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'];
+
+/** A user's environment: without what an enclosing `npm test` says about this repository, nor tap's settings. */
 function cleanEnv(extra: Record<string, string>): Record<string, string> {
-	const kept = Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') || ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name));
+	const kept = Object.entries(process.env).filter(([name]) => (!name.startsWith('npm_') || npmKept.includes(name)) && !/^_?TAP/.test(name));
 	return {...Object.fromEntries(kept as Array<[string, string]>), ...extra};
 }
 
 async function run(argv: string[], cwd: string, env: Record<string, string>, timeoutMs = 120_000): Promise<Run> {
-	const result = await runInGroup({argv, cwd, env, extendEnv: false, timeoutMs});
+	// tap puts its loaders in NODE_OPTIONS of every child it sees spawned; `env -u` runs the command as a user's shell would.
+	const result = await runInGroup({argv: ['env', '-u', 'NODE_OPTIONS', ...argv], cwd, env, extendEnv: false, timeoutMs});
 	return {code: result.record.exit_code, stdout: result.stdout?.toString() ?? '', stderr: result.stderr?.toString() ?? ''};
 }
 
@@ -77,6 +80,21 @@ async function appendByReplacing(path: string, text: string): Promise<void> {
 	await rename(`${path}.edit`, path);
 }
 
+/** Type-checks a module that imports each export of the installed package, with the checkout's TypeScript. */
+async function typeCheck(project: string, env: Record<string, string>): Promise<Run> {
+	await writeFile(join(project, 'uses.mts'), [
+		"import {runInGroup} from 'harness-lab';",
+		"import {dispatchExperimentController, type CapabilityDeclaration} from 'harness-lab/sdk';",
+		"import {ControllerIdentity} from 'harness-lab/controller-protocol';",
+		'export const used = [runInGroup, dispatchExperimentController, ControllerIdentity];',
+		'export type Used = CapabilityDeclaration;',
+		'',
+	].join('\n'));
+	const tsc = join(installRoot, 'node_modules', '.bin', 'tsc');
+	const typeRoots = join(installRoot, 'node_modules', '@types');
+	return run([tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--types', 'node', '--typeRoots', typeRoots, 'uses.mts'], project, env);
+}
+
 const work = await tempDir(t, 'hlab-installed-');
 const project = join(work, 'project');
 const runDir = join(work, 'run');
@@ -90,10 +108,16 @@ const bin = join(project, 'node_modules', '.bin');
 const env = cleanEnv({PATH: `${bin}:${process.env['PATH'] ?? ''}`});
 const hlab = (args: string[], timeoutMs?: number): Promise<Run> => run(['hlab', ...args], runDir, env, timeoutMs);
 const installedRoot = join(project, 'node_modules', 'harness-lab');
+// Independent of the experiment below, so they run beside it; each is asserted in its own subtest.
+const typeChecked = typeCheck(project, env);
+const cleanupChecked = hlab(['check', 'process-cleanup', '--output', 'cleanup-check']);
+const refusals = Promise.all([['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']].map(async args => ({args, run: await hlab(args)})));
 
 t.test('the package ships what the commands need and nothing of the test suite or the bench', async t => {
 	const unneeded = packed.files.filter(path => /^(test|bench)\/|^dist\/(test|bench|examples)\/|\.map$|(^|\/)fixtures\//.test(path));
 	t.same(unneeded, [], 'no tests, bench, fixtures, source maps or compiled examples');
+	const internalTypes = packed.files.filter(path => /^dist\/(?!process\/|sdk\/|controller-protocol\/).*\.d\.ts$/.test(path));
+	t.same(internalTypes, [], 'type declarations only for the exported modules');
 	for (const needed of ['bin/hlab.js', 'dist/supervisor/cli/main.js', 'dist/workers/task-worker.js', 'dist/sdk/index.d.ts', 'tasks/sales_report/task.ts', 'examples/candidates/repeated-observation.ts', 'controller-protocol/schema/request.json']) {
 		t.ok(packed.files.includes(needed), `ships ${needed}`);
 	}
@@ -105,7 +129,6 @@ t.test('the installed hlab runs on the node package\'s Node 22', async t => {
 });
 
 t.test('freeze, baseline, candidate and compare run from the installed package', async t => {
-	const cleanup = hlab(['check', 'process-cleanup', '--output', 'cleanup-check']);
 	await writeFile(join(runDir, 'policy.json'), JSON.stringify({concurrency: 2, acceptance: {require_all_pass: true, improvement: 'turns-or-tokens'}}));
 	const frozen = await hlab(['eval', '--provider', 'scripted', '--model', 'reference', '--task', 'answer_from_prompt,sales_report', '--max-steps', '12', '--experiment-policy', 'policy.json', '--freeze', 'plan.json']);
 	t.equal(frozen.code, 0, 'the plan is frozen', {stderr: frozen.stderr});
@@ -132,9 +155,18 @@ t.test('freeze, baseline, candidate and compare run from the installed package',
 	t.ok([0, 1].includes(compared.code ?? -1), 'compare decides', {stderr: compared.stderr});
 	t.ok(JSON.parse(await readFile(join(runDir, 'decision.json'), 'utf8')), 'the decision is written');
 
-	const checked = await cleanup;
-	t.equal(checked.code, 0, 'the process-cleanup check passes', {stdout: checked.stdout, stderr: checked.stderr});
+});
+
+t.test('the process-cleanup check passes from the installed package, with the README\'s relative --output', async t => {
+	const checked = await cleanupChecked;
+	t.equal(checked.code, 0, 'the check passes', {stdout: checked.stdout, stderr: checked.stderr});
 	t.equal(JSON.parse(await readFile(join(runDir, 'cleanup-check', 'result.json'), 'utf8')).passed, true);
+});
+
+t.test('the exported modules type-check for a TypeScript user of the installed package', async t => {
+	// Only the exported faces ship declarations: a missing one would leave an import without types and fail this.
+	const checked = await typeChecked;
+	t.equal(checked.code, 0, 'tsc accepts it', {stdout: checked.stdout, stderr: checked.stderr});
 });
 
 t.test('an edited installed dependency is refused at admission', async t => {
@@ -148,8 +180,7 @@ t.test('an edited installed dependency is refused at admission', async t => {
 });
 
 t.test('commands that need a checkout say so in one line', async t => {
-	for (const args of [['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']]) {
-		const refused = await hlab(args);
+	for (const {args, run: refused} of await refusals) {
 		t.equal(refused.code, 2, args.join(' '));
 		t.match(refused.stderr, /^hlab: .* is not inside a git checkout: [^\n]*\n$/, args.join(' '));
 	}
