@@ -11,6 +11,8 @@ interface KnownDigest {
 const known = new Map<string, KnownDigest>();
 /** A change within this long before hashing could share its timestamp tick with the hashed state ("racy" entries). */
 const settledNs = 2_000_000_000n;
+/** Larger files are read in chunks of this size so that they never sit in memory whole. */
+const chunkBytes = 1n << 20n;
 
 /**
  * `sha256:<hex>` of a regular file's bytes, read in chunks so a large executable does not sit in memory.
@@ -29,8 +31,9 @@ export async function fileDigest(path: string): Promise<string> {
 		if (cached?.stamp === stamp) return cached.digest;
 		const hashedAt = BigInt(Date.now()) * 1_000_000n;
 		const hash = createHash('sha256');
-		// Chunks of 64 KiB to 1 MiB as the file is large: a 1 MiB buffer per small source file costs more than hashing it.
-		for await (const chunk of handle.createReadStream({highWaterMark: Math.min(Math.max(Number(info.size), 1 << 16), 1 << 20), autoClose: false})) hash.update(chunk as Buffer);
+		// Most files are small: one read of the whole file costs far less than a stream and its 1 MiB buffers.
+		if (info.size <= chunkBytes) hash.update(await handle.readFile());
+		else for await (const chunk of handle.createReadStream({highWaterMark: Number(chunkBytes), autoClose: false})) hash.update(chunk as Buffer);
 		const digest = `sha256:${hash.digest('hex')}`;
 		if (hashedAt - info.ctimeNs > settledNs && hashedAt - info.mtimeNs > settledNs) known.set(path, {stamp, digest});
 		else known.delete(path);

@@ -44,7 +44,8 @@ export async function runCleanupCheck(options: CleanupCheckOptions): Promise<Cle
 async function runScenario(scenario: CleanupScenario, containment: Containment, options: CleanupCheckOptions): Promise<ScenarioResult> {
 	const dir = path.join(options.outputDir, scenario.name);
 	await mkdir(dir);
-	const pidFile = path.join(dir, 'pids');
+	// Absolute: the scenario runs in `dir`, where a relative --output would point elsewhere.
+	const pidFile = path.resolve(dir, 'pids');
 	await writeFile(pidFile, '');
 	const marker = `HLAB_CHECK_SCENARIO_${process.pid}_${scenario.name.toUpperCase()}`;
 	const started = performance.now();

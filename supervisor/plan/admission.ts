@@ -2,6 +2,7 @@ import type {TaskDefinition} from '../../tasks/index.js';
 import {loadConfiguration} from './configuration.js';
 import {digestScheme} from '../../files/digest.js';
 import {computeIdentities, type Identities} from './identities.js';
+import {packageDifferences} from './fingerprints.js';
 import {installRoot} from '../../files/install-root.js';
 import {ModuleGraphError} from './module-graph.js';
 import {computePlanDigest} from './plan-digest.js';
@@ -79,16 +80,7 @@ export function compareIdentities(recorded: Identities, now: Identities): string
 	const before = recorded.composition.modules.join(', ');
 	const after = now.composition.modules.join(', ');
 	if (before !== after) out.push(`composition: modules were [${before}], now [${after}]`);
-	const packagesBefore = new Map(recorded.composition.packages.map(item => [item.name, item]));
-	const packagesAfter = new Map(now.composition.packages.map(item => [item.name, item]));
-	for (const [name, item] of packagesBefore) {
-		const current = packagesAfter.get(name);
-		if (current === undefined) out.push(`package ${name}: no longer a dependency`);
-		else if (current.version !== item.version || current.integrity !== item.integrity || current.package_json_digest !== item.package_json_digest) {
-			out.push(`package ${name}: ${item.version}/${item.package_json_digest} is now ${current.version}/${current.package_json_digest}`);
-		}
-	}
-	for (const name of packagesAfter.keys()) if (!packagesBefore.has(name)) out.push(`package ${name}: new dependency`);
+	out.push(...packageDifferences(recorded.composition.packages, now.composition.packages));
 	for (const tool of new Set([...Object.keys(recorded.tool_versions), ...Object.keys(now.tool_versions)])) {
 		const was = recorded.tool_versions[tool] ?? null;
 		const is = now.tool_versions[tool] ?? null;

@@ -1,39 +1,51 @@
-import {readFile} from 'node:fs/promises';
-import {join} from 'node:path';
 import {z} from 'zod';
-import {digestFile} from '../../files/digest.js';
+import {packageDigest} from './package-digest.js';
+import {resolveRuntimePackages, type ResolvedPackage} from './resolve-packages.js';
 
-/** One runtime dependency as installed: what the lock says and the digest of the package.json on disk. */
+/**
+ * One runtime dependency as installed and loaded: found the way Node finds it from the installation, so a
+ * checkout and an installed package are fingerprinted alike, with no lockfile (npm never ships one in a package).
+ */
 export const PackageFingerprint = z.object({
 	name: z.string(),
+	/** The installed package.json's version; null when the package is missing or has none. */
 	version: z.string().nullable(),
-	/** The lock's integrity string; null when the lock has none (linked packages). */
-	integrity: z.string().nullable(),
-	package_json_digest: z.string().nullable(),
+	/** Digest over every installed file of the package (nested node_modules excluded); null when it is missing. */
+	digest: z.string().nullable(),
 });
 export type PackageFingerprint = z.infer<typeof PackageFingerprint>;
 
-const Lock = z.object({
-	packages: z.record(z.string(), z.object({
-		version: z.string().optional(),
-		integrity: z.string().optional(),
-		dependencies: z.record(z.string(), z.string()).optional(),
-	}).loose()),
-}).loose();
-
-/** Fingerprints of the runtime dependencies of the installation at `root`, sorted by name. */
+/** Fingerprints of every package the installation at `root` loads, transitively; sorted, one per distinct copy. */
 export async function packageFingerprints(root: string): Promise<PackageFingerprint[]> {
-	const lock = Lock.parse(JSON.parse(await readFile(join(root, 'package-lock.json'), 'utf8')));
-	const names = Object.keys(lock.packages['']?.dependencies ?? {}).sort();
-	const out: PackageFingerprint[] = [];
-	for (const name of names) {
-		const entry = lock.packages[`node_modules/${name}`];
-		out.push({
-			name,
-			version: entry?.version ?? null,
-			integrity: entry?.integrity ?? null,
-			package_json_digest: await digestFile(join(root, 'node_modules', name, 'package.json')),
-		});
+	const found: PackageFingerprint[] = [];
+	// One package at a time: each already reads its files in parallel, and open files stay few.
+	for (const item of await resolveRuntimePackages(root)) found.push(await fingerprint(item));
+	const distinct = new Map(found.map(item => [`${item.name} ${item.version} ${item.digest}`, item]));
+	return [...distinct.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+}
+
+async function fingerprint(found: ResolvedPackage): Promise<PackageFingerprint> {
+	if (found.dir === null) return {name: found.name, version: null, digest: null};
+	return {name: found.name, version: found.manifest?.version ?? null, digest: await packageDigest(found.dir)};
+}
+
+/** Names every package whose installed copies differ between two fingerprint lists. */
+export function packageDifferences(before: PackageFingerprint[], after: PackageFingerprint[]): string[] {
+	const was = copiesByName(before);
+	const now = copiesByName(after);
+	const out: string[] = [];
+	for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
+		const a = was.get(name);
+		const b = now.get(name);
+		if (b === undefined) out.push(`package ${name}: no longer installed (was ${a!.join(', ')})`);
+		else if (a === undefined) out.push(`package ${name}: newly installed (${b.join(', ')})`);
+		else if (a.join() !== b.join()) out.push(`package ${name}: ${a.join(', ')} is now ${b.join(', ')}`);
 	}
+	return out;
+}
+
+function copiesByName(items: PackageFingerprint[]): Map<string, string[]> {
+	const out = new Map<string, string[]>();
+	for (const item of items) out.set(item.name, [...out.get(item.name) ?? [], `${item.version ?? '(no version)'}/${item.digest ?? '(missing)'}`].sort());
 	return out;
 }
