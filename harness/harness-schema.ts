@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {TaskTemplate, templateProblems} from './task-template.js';
 import {ToolParameters} from './tool-parameters.js';
+import {describeIssues} from '../controller-protocol/index.js';
 
 /** The file-format tag of a Harness; it is part of what the fingerprint digests. */
 export const harnessSchemaVersion = 'harness-lab/harness@1';
@@ -71,7 +72,7 @@ export type Harness = z.infer<typeof Harness>;
 export function parseHarness(value: unknown): {ok: true; harness: Harness} | {ok: false; problem: string} {
 	const parsed = Harness.safeParse(value);
 	if (parsed.success) return {ok: true, harness: parsed.data};
-	return {ok: false, problem: parsed.error.issues.map(issue => `${issue.path.join('.') || 'harness'}: ${issue.message}`).join('; ')};
+	return {ok: false, problem: describeIssues(parsed.error, {root: 'harness'})};
 }
 
 /** The reason a value is not a Harness, or null when it is one. */

@@ -2,6 +2,7 @@ import {failureOf, runAgent} from '../engine/index.js';
 import type {ExecutionOutcome} from '../engine/outcome.js';
 import {HostRequest, HostResponse, hostProtocolVersion} from './host-protocol.js';
 import type {BinaryIdentity} from './host-identity.js';
+import {describeIssues} from '../controller-protocol/index.js';
 
 export type HostWorkerAnswer =
 	| {ok: true; response: HostResponse}
@@ -15,7 +16,7 @@ export async function serveHostRequest(input: string, identity: BinaryIdentity):
 	let request: HostRequest;
 	try {
 		const parsed = HostRequest.safeParse(JSON.parse(input));
-		if (!parsed.success) return {ok: false, message: `not a host-worker v${hostProtocolVersion} request: ${parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`};
+		if (!parsed.success) return {ok: false, message: `not a host-worker v${hostProtocolVersion} request: ${describeIssues(parsed.error)}`};
 		request = parsed.data;
 	} catch (error) {
 		return {ok: false, message: `the request is not JSON: ${(error as Error).message}`};

@@ -3,6 +3,7 @@ import {pluginProtocolVersion, type CapabilityId, type PluginInitializeContext, 
 import {EngineError} from '../engine-error.js';
 import {capabilityCatalog} from './capability-catalog.js';
 import type {LoadedCapability, LoadedPlugin, PluginOrigin} from './loaded-plugin.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export const pluginIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -57,7 +58,7 @@ export async function activatePlugin(value: unknown, options: {defaultId: string
 	}
 	const parsed = InitializeResult.safeParse(answer);
 	if (!parsed.success) {
-		throw new EngineError('init', `initialize() answered an invalid result: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'result'}: ${issue.message}`).join('; ')}`);
+		throw new EngineError('init', `initialize() answered an invalid result: ${describeIssues(parsed.error, {root: 'result'})}`);
 	}
 	const id = parsed.data.id ?? options.defaultId;
 	if (!pluginIdPattern.test(id)) throw new EngineError('init', `plugin id '${id}' is not valid (letters, digits, ".", "_" or "-")`);

@@ -6,6 +6,7 @@ import {invokeProvider} from './invoke-provider.js';
 import type {LoadedPlugin} from './loaded-plugin.js';
 import {providersOf} from './plugin-order.js';
 import type {StopDecision} from './step-policy.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 const Message: z.ZodType<ChatMessage> = z.object({
 	role: z.enum(['system', 'user', 'assistant', 'tool']),
@@ -19,7 +20,7 @@ export const RequestTransformOutput: z.ZodType<AgentRequestTransformOutput> = z.
 function check(output: unknown): {ok: true; value: AgentRequestTransformOutput} | {ok: false; problem: string} {
 	const parsed = RequestTransformOutput.safeParse(output);
 	if (parsed.success) return {ok: true, value: parsed.data};
-	return {ok: false, problem: parsed.error.issues.map(issue => `${issue.path.join('.') || 'output'}: ${issue.message}`).join('; ')};
+	return {ok: false, problem: describeIssues(parsed.error, {root: 'output'})};
 }
 
 /** Composes the request transforms in order, each on the previous one's messages; a failing one may stop the loop. */

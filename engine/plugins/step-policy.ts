@@ -5,6 +5,7 @@ import type {JsonlLog} from '../loop/jsonl-log.js';
 import {invokeProvider} from './invoke-provider.js';
 import type {LoadedPlugin} from './loaded-plugin.js';
 import {providersOf} from './plugin-order.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 const NonEmpty = z.string().refine(text => text.trim().length > 0, 'must not be empty');
 
@@ -25,7 +26,7 @@ export interface StopDecision {
 function check(output: unknown): {ok: true; value: AgentStepPolicyOutput} | {ok: false; problem: string} {
 	const parsed = StepPolicyOutput.safeParse(output);
 	if (parsed.success) return {ok: true, value: parsed.data};
-	return {ok: false, problem: parsed.error.issues.map(issue => `${issue.path.join('.') || 'output'}: ${issue.message}`).join('; ')};
+	return {ok: false, problem: describeIssues(parsed.error, {root: 'output'})};
 }
 
 /** Runs the step policies in order; the first stop short-circuits the rest. */

@@ -5,6 +5,7 @@ import type {ToolOutcome} from './implementations.js';
 import type {CommandContext} from './run-command.js';
 import {ToolError} from './tool-error.js';
 import {bindTools, type Toolset} from './toolset.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export type {ToolOutcome} from './implementations.js';
 
@@ -20,7 +21,7 @@ export function parseArguments<T>(schema: z.ZodType<T>, name: string, text: stri
 		throw new ToolError(`the arguments of ${name} are not valid JSON`);
 	}
 	const parsed = schema.safeParse(value);
-	if (!parsed.success) throw new ToolError(`invalid arguments for ${name}: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')}`);
+	if (!parsed.success) throw new ToolError(`invalid arguments for ${name}: ${describeIssues(parsed.error, {root: 'arguments'})}`);
 	return parsed.data;
 }
 

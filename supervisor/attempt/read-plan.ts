@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
-import {z} from 'zod';
 import {Plan} from '../plan/plan-schema.js';
 import {InputError} from '../input-error.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export class PlanFileError extends InputError {
 	readonly reason = 'plan_invalid';
@@ -22,6 +22,6 @@ export async function readPlanFile(path: string): Promise<{bytes: Buffer; plan: 
 		throw new PlanFileError(`plan ${path} is not JSON: ${(error as Error).message}`);
 	}
 	const parsed = Plan.safeParse(json);
-	if (!parsed.success) throw new PlanFileError(`plan ${path} is not a harness-lab/plan@1 document: ${z.prettifyError(parsed.error)}`);
+	if (!parsed.success) throw new PlanFileError(`plan ${path} is not a harness-lab/plan@1 document: ${describeIssues(parsed.error)}`);
 	return {bytes, plan: parsed.data};
 }

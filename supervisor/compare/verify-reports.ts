@@ -1,12 +1,12 @@
 import {access, readFile} from 'node:fs/promises';
 import {dirname, isAbsolute, join, relative, resolve} from 'node:path';
-import {z} from 'zod';
 import {Report} from '../attempt/report-schema.js';
 import {computePlanDigest} from '../plan/plan-digest.js';
 import {Plan} from '../plan/plan-schema.js';
 import {builtinScorer} from '../plan/identities.js';
 import {taskById} from '../plan/task-selection.js';
 import {InputError} from '../input-error.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export class CompareInputError extends InputError {
 	readonly reason = 'compare_input';
@@ -28,7 +28,7 @@ export async function readSide(label: ReportSide['label'], reportPath: string, p
 	const dir = dirname(path);
 	const json = await readJson(path);
 	const report = Report.safeParse(json);
-	if (!report.success) problems.push(`${label}: ${path} is not a valid harness-lab/report@1 (${z.prettifyError(report.error).split('\n').join(' ')})`);
+	if (!report.success) problems.push(`${label}: ${path} is not a valid harness-lab/report@1 (${describeIssues(report.error)})`);
 	let plan: Plan | null = null;
 	try {
 		const parsed = Plan.safeParse(JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')));

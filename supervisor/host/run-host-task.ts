@@ -8,6 +8,7 @@ import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';
 import {hostTaskDir, type HostSession} from './host-session.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 /** The worker answers with one line; anything bigger than this is not an answer. */
 export const hostStdoutLimit = 8 * 1024 * 1024;
@@ -115,7 +116,7 @@ function parseAnswer(stdout: string): Answer {
 	try {
 		const parsed = HostResponse.safeParse(JSON.parse(lines[0]!));
 		if (parsed.success) return {ok: true, response: parsed.data};
-		return {ok: false, message: `the worker's answer is not a v1 response: ${parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`};
+		return {ok: false, message: `the worker's answer is not a v1 response: ${describeIssues(parsed.error)}`};
 	} catch (error) {
 		return {ok: false, message: `the worker's answer is not JSON: ${(error as Error).message}`};
 	}

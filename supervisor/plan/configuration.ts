@@ -2,6 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {z} from 'zod';
 import {InputError} from '../input-error.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export const configFileName = 'harness-lab.config.json';
 
@@ -40,6 +41,6 @@ export async function loadConfiguration(explicit: string | null, cwd = process.c
 		throw new ConfigurationError(`configuration ${path} is not JSON: ${(error as Error).message}`);
 	}
 	const parsed = Configuration.safeParse(json);
-	if (!parsed.success) throw new ConfigurationError(`configuration ${path} is invalid: ${z.prettifyError(parsed.error)}`);
+	if (!parsed.success) throw new ConfigurationError(`configuration ${path} is invalid: ${describeIssues(parsed.error)}`);
 	return {path, value: parsed.data};
 }

@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {z} from 'zod';
 import {InputError} from '../input-error.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export const Improvement = z.enum(['turns-or-tokens', 'turns', 'tokens', 'quality', 'non-regression']);
 export type Improvement = z.infer<typeof Improvement>;
@@ -34,6 +35,6 @@ export async function loadExperimentPolicy(path: string | null): Promise<Experim
 		throw new PolicyError(`cannot read experiment policy ${path}: ${(error as Error).message}`);
 	}
 	const parsed = ExperimentPolicy.safeParse(json);
-	if (!parsed.success) throw new PolicyError(`experiment policy ${path} is invalid: ${z.prettifyError(parsed.error)}`);
+	if (!parsed.success) throw new PolicyError(`experiment policy ${path} is invalid: ${describeIssues(parsed.error)}`);
 	return parsed.data;
 }

@@ -8,6 +8,7 @@ import {leakCell} from './leak-audit.js';
 import {planIdentity} from './plan-identity.js';
 import {ReportInput, type SideInput} from './report-input.js';
 import {loadTaskEvidence, type TaskEvidence} from './task-evidence.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export class ReportInputError extends Error {
 	readonly reason = 'report_input';
@@ -83,5 +84,5 @@ async function readJson(path: string, what: string): Promise<unknown> {
 function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string, path: string): T {
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
-	throw new ReportInputError(`${what} ${path} is not valid: ${z.prettifyError(result.error).split('\n').slice(0, 2).join(' ')}`);
+	throw new ReportInputError(`${what} ${path} is not valid: ${describeIssues(result.error, {limit: 2})}`);
 }

@@ -4,6 +4,7 @@ import {digestBytes} from '../../files/digest.js';
 import {SourceError} from './git.js';
 import {SnapshotManifest, untrackedMember} from './snapshot-manifest.js';
 import {sourceDigest} from './checkout-state.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export interface SnapshotCheck {
 	manifest: SnapshotManifest;
@@ -37,7 +38,7 @@ export async function readSnapshot(file: string): Promise<SnapshotCheck> {
 	try {
 		manifest = SnapshotManifest.parse(JSON.parse(raw.toString('utf8')));
 	} catch (error) {
-		throw new SourceError('snapshot_invalid', `${file}: snapshot.json is invalid: ${error instanceof z.ZodError ? z.prettifyError(error) : (error as Error).message}`);
+		throw new SourceError('snapshot_invalid', `${file}: snapshot.json is invalid: ${error instanceof z.ZodError ? describeIssues(error) : (error as Error).message}`);
 	}
 	const problems: string[] = [];
 	const expected = new Map<string, string>([['head.diff', manifest.diff.digest]]);

@@ -1,10 +1,10 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {z} from 'zod';
 import {digestFile} from '../../files/digest.js';
 import {BuildRecord} from './build-record.js';
 import {buildDigestOf, digestTree} from './tree-digest.js';
 import {SourceError} from './git.js';
+import {describeIssues} from '../../controller-protocol/index.js';
 
 export interface BuildCheck {
 	record: BuildRecord;
@@ -22,7 +22,7 @@ export async function readBuildRecord(dir: string): Promise<BuildRecord> {
 		throw new SourceError('snapshot_invalid', `cannot read ${join(dir, 'build.json')}: ${(error as Error).message}`);
 	}
 	const parsed = BuildRecord.safeParse(json);
-	if (!parsed.success) throw new SourceError('snapshot_invalid', `${join(dir, 'build.json')} is not a host build record: ${z.prettifyError(parsed.error)}`);
+	if (!parsed.success) throw new SourceError('snapshot_invalid', `${join(dir, 'build.json')} is not a host build record: ${describeIssues(parsed.error)}`);
 	return parsed.data;
 }
 
