@@ -1,6 +1,7 @@
-import {copyFileSync, mkdirSync, readdirSync, statSync} from 'node:fs';
+import {copyFileSync, mkdirSync, readdirSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import {installRoot} from '../files/install-root.js';
+import {walkTreeSync} from '../files/walk-tree.js';
 import type {ReferenceScript} from './reference/reference-script.js';
 import type {Grade, GradeOptions, TaskDefinition} from './task-definition.js';
 
@@ -17,16 +18,6 @@ export function taskFile(id: string, relative: string): string {
 /** A grader data file (under tasks/<id>/expected), never copied into the workspace. */
 export function expectedFile(id: string, relative: string): string {
 	return join(taskDir(id), 'expected', relative);
-}
-
-function filesUnder(dir: string): string[] {
-	let names: string[];
-	try {
-		names = readdirSync(dir, {recursive: true, encoding: 'utf8'});
-	} catch {
-		return [];
-	}
-	return names.map(name => join(dir, name)).filter(path => statSync(path).isFile()).sort();
 }
 
 export interface TaskSpec {
@@ -56,7 +47,7 @@ export function defineTask(spec: TaskSpec): TaskDefinition {
 	return {
 		...spec,
 		// The task's own folder; the code it shares with other tasks is found from its module graph at freeze.
-		sourceFiles: () => filesUnder(dir),
+		sourceFiles: () => walkTreeSync(dir).map(file => file.path),
 		async setup(workspace) {
 			// A handful of small files: synchronous calls cost less than trips through the thread pool.
 			mkdirSync(workspace, {recursive: true});

@@ -4,7 +4,7 @@ import {compileCandidate} from '../../engine/index.js';
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import {installRoot} from '../../files/install-root.js';
 import {writeBytes, writeJson} from '../../files/write-json.js';
-import {listFiles} from '../plan/source-sets.js';
+import {walkTree} from '../../files/walk-tree.js';
 import type {Report} from './report-schema.js';
 
 export type PreparedCandidate =
@@ -33,7 +33,7 @@ export async function prepareCandidate(file: string, evidenceDir: string): Promi
 	await writeBytes(join(dir, 'snapshot.mjs'), snapshot.code);
 	const {source: _source, code: _code, ...digests} = snapshot;
 	await writeJson(join(dir, 'snapshot.json'), digests);
-	for (const path of await listFiles(join(installRoot, 'sdk'), ['.ts'])) await copyFile(path, join(dir, 'sdk', basename(path)));
+	for (const file of await walkTree(join(installRoot, 'sdk'), {suffixes: ['.ts']})) await copyFile(file.path, join(dir, 'sdk', basename(file.path)));
 	return {ok: true, snapshot};
 }
 

@@ -2,7 +2,8 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {digestFile, digestJson} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
-import {listFiles, recordedName} from '../plan/source-sets.js';
+import {recordedName} from '../plan/source-sets.js';
+import {walkTree} from '../../files/walk-tree.js';
 
 const shippedFolders = ['process', 'files', 'controller-protocol', 'sdk', 'harness', 'engine', 'tasks', 'scripted', 'workers', 'supervisor'];
 
@@ -10,7 +11,7 @@ const shippedFolders = ['process', 'files', 'controller-protocol', 'sdk', 'harne
 export async function buildDigest(root = installRoot): Promise<{digest: string; files: number}> {
 	const files: Record<string, string | null> = {};
 	for (const folder of shippedFolders) {
-		for (const path of await listFiles(join(root, 'dist', folder), ['.js'])) files[recordedName(path, root)] = await digestFile(path);
+		for (const file of await walkTree(join(root, 'dist', folder), {suffixes: ['.js']})) files[recordedName(file.path, root)] = await digestFile(file.path);
 	}
 	return {digest: digestJson(files), files: Object.keys(files).length};
 }

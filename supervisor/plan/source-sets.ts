@@ -1,4 +1,3 @@
-import {readdir} from 'node:fs/promises';
 import {isAbsolute, join, relative, sep} from 'node:path';
 import {digestFile, digestJson} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
@@ -21,13 +20,3 @@ export async function digestSourceSet(paths: string[], root = installRoot): Prom
 	return {digest: digestJson(files), files};
 }
 
-/** Files under `dir` (recursively) whose names end with one of `suffixes`, as absolute paths; none when it is absent. */
-export async function listFiles(dir: string, suffixes: string[]): Promise<string[]> {
-	let names: string[];
-	try {
-		names = await readdir(dir, {recursive: true});
-	} catch {
-		return [];
-	}
-	return names.filter(name => suffixes.some(suffix => name.endsWith(suffix)) && !name.endsWith('.d.ts')).map(name => join(dir, name)).sort();
-}
