@@ -6,6 +6,7 @@ import {isRunning, readStat, readTable} from '../../process/proc-table.js';
 import {cleanupScenarios, type CleanupScenario} from './scenarios.js';
 import {CleanupCheckResult, type ScenarioResult} from './result-schema.js';
 import {checkResultSchema} from '../check-result.js';
+import {writeJson} from '../../files/write-json.js';
 
 export interface CleanupCheckOptions {
 	/** Must not exist; the check creates it. */
@@ -37,7 +38,7 @@ export async function runCleanupCheck(options: CleanupCheckOptions): Promise<Cle
 		passed: results.every(scenario => scenario.passed),
 		scenarios: results,
 	});
-	await writeFile(path.join(options.outputDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+	await writeJson(path.join(options.outputDir, 'result.json'), result, {durable: true});
 	return result;
 }
 
@@ -61,7 +62,7 @@ async function runScenario(scenario: CleanupScenario, containment: Containment, 
 		containment,
 	});
 	const elapsedMs = performance.now() - started;
-	await writeFile(path.join(dir, 'process.json'), `${JSON.stringify(run.record, null, 2)}\n`);
+	await writeJson(path.join(dir, 'process.json'), run.record, {durable: true});
 	const pids = (await readFile(pidFile, 'utf8')).split('\n').filter(Boolean).map(Number);
 	const survivors = findSurvivors(pids, `${marker}=1`);
 	// A leak must not outlive the check that found it.

@@ -1,11 +1,12 @@
 import {existsSync} from 'node:fs';
-import {mkdir, writeFile} from 'node:fs/promises';
+import {mkdir} from 'node:fs/promises';
 import {dirname, join, resolve} from 'node:path';
 import {createRequire} from 'node:module';
 import {fileURLToPath} from 'node:url';
 import type {ControllerIdentity} from '../../controller-protocol/index.js';
 import {runInGroup} from '../../process/index.js';
 import {pinIdentity} from './pin-identity.js';
+import {writeJson} from '../../files/write-json.js';
 
 const entryPath = join('examples', 'controller', 'experiment-controller.ts');
 
@@ -50,6 +51,6 @@ export async function buildSampleController(outDir: string): Promise<ControllerI
 		throw new Error(`esbuild could not bundle ${entryPath} (${why}): ${run.stderr?.toString('utf8').trim() ?? ''}`);
 	}
 	const identity = await pinIdentity([process.execPath, bundle], [process.execPath, bundle]);
-	await writeFile(join(out, 'controller.json'), `${JSON.stringify(identity, null, 2)}\n`);
+	await writeJson(join(out, 'controller.json'), identity, {durable: true});
 	return identity;
 }

@@ -9,6 +9,7 @@ import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';
 import {hostTaskDir, type HostSession} from './host-session.js';
 import {describeIssues} from '../../controller-protocol/index.js';
+import {writeJson} from '../../files/write-json.js';
 
 /** The worker answers with one line; anything bigger than this is not an answer. */
 export const hostStdoutLimit = 8 * 1024 * 1024;
@@ -66,7 +67,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		expected_binary_digest: session.identity.digest,
 	});
 	await writeCheckpoint(dir, session, input, deadlineMs);
-	await writeFile(join(dir, 'request.json'), `${JSON.stringify(request, null, 2)}\n`);
+	await writeJson(join(dir, 'request.json'), request);
 	const run = await runInGroup({
 		argv: [session.identity.launched, hostWorkerCommand],
 		cwd: input.workspace,
@@ -101,7 +102,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		failure,
 		answered: failure === null,
 	};
-	await writeFile(join(dir, 'host-task.json'), `${JSON.stringify(HostTaskRecord.parse(verdict), null, 2)}\n`);
+	await writeJson(join(dir, 'host-task.json'), HostTaskRecord.parse(verdict), {durable: true});
 	// Usage the worker reported is kept even when it then failed; an answer for another task or binary is not.
 	const trusted = answer.ok && answer.response.task_id === input.task.id && answerNamesBinary(session, answer.response);
 	return {outcome: trusted ? answer.response.outcome : null, failure, record};
@@ -169,5 +170,5 @@ async function writeCheckpoint(dir: string, session: HostSession, input: HostTas
 		deadline_ms: deadlineMs,
 		written_at: new Date().toISOString(),
 	};
-	await writeFile(join(dir, 'checkpoint.json'), `${JSON.stringify(HostCheckpoint.parse(checkpoint), null, 2)}\n`);
+	await writeJson(join(dir, 'checkpoint.json'), HostCheckpoint.parse(checkpoint), {durable: true});
 }

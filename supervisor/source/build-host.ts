@@ -9,6 +9,7 @@ import {BuildRecord, buildSchema} from './build-record.js';
 import {readCheckoutState} from './checkout-state.js';
 import {SourceError} from './git.js';
 import {buildDigestOf, digestTree} from './tree-digest.js';
+import {writeJson} from '../../files/write-json.js';
 
 export const launcherName = 'hlab';
 
@@ -66,7 +67,7 @@ export async function buildHost(options: BuildHostOptions): Promise<BuildRecord>
 		compiler,
 		digest: buildDigestOf(files, node),
 	});
-	await writeFile(join(out, 'build.json'), `${JSON.stringify(record, null, 2)}\n`, {flag: 'wx'});
+	await writeJson(join(out, 'build.json'), record, {exclusive: true, durable: true});
 	return record;
 }
 

@@ -5,6 +5,7 @@ import * as tar from 'tar';
 import {readCheckoutState} from './checkout-state.js';
 import {SourceError} from './git.js';
 import {SnapshotManifest, snapshotSchema, untrackedMember} from './snapshot-manifest.js';
+import {writeJson} from '../../files/write-json.js';
 
 /**
  * Writes a source archive of the checkout holding `dir`: `snapshot.json` (commit, digests), `head.diff`
@@ -37,7 +38,7 @@ export async function snapshotSource(options: {dir: string; out: string}): Promi
 	// The archive is staged in a private folder of ours so that tar sees exactly the recorded members.
 	const staging = await mkdtemp(join(tmpdir(), 'hlab-snapshot-'));
 	try {
-		await writeFile(join(staging, 'snapshot.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+		await writeJson(join(staging, 'snapshot.json'), manifest);
 		await writeFile(join(staging, 'head.diff'), state.diff);
 		for (const file of state.untracked) {
 			const target = join(staging, untrackedMember(file.path));
