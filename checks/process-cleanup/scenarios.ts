@@ -49,7 +49,9 @@ export const cleanupScenarios: CleanupScenario[] = [
 	{
 		name: 'setsid_grandchild',
 		description: 'a grandchild double-forks into a new session and its parent exits at once (a daemon)',
-		script: `${pid}; setsid -f sh -c '${pid}; sh -c "${pid}; exec sleep 300" & exit 0'; exit 0`,
+		// The leader exits once the daemon has written its pid: on a loaded machine it could otherwise still be in the
+		// group when the group is signalled, and be ended there instead of being found by the sweep.
+		script: `${pid}; setsid -f sh -c '${pid}; sh -c "${pid}; exec sleep 300" & exit 0'; until [ "$(wc -l < "$PIDS")" -ge 3 ]; do sleep 0.02; done; exit 0`,
 		timeoutMs: 10_000, graceMs: 500, expectedFailure: null, maxWallMs: 5000, caughtBy: every,
 	},
 	{
