@@ -95,7 +95,8 @@ export class ProviderLimiter {
 			const slot = this.claimSlot(at, at + toNs(remainingMs + leaseGraceMs));
 			if (slot === null) {
 				if (remainingMs <= 0) return {ok: false, problem: `all ${this.slots} connections stayed in use until the deadline`};
-				await this.waitForChange(seen, remainingMs, budget.signal);
+				// A release wakes this wait; a holder that was ended never releases, so its lease's end does.
+				await this.waitForChange(seen, Math.min(remainingMs, toMs(this.earliestLeaseEnd() - at)), budget.signal);
 				continue;
 			}
 			const startNs = this.reserveStart(at, toNs(remainingMs));
@@ -136,6 +137,15 @@ export class ProviderLimiter {
 			if (held <= at && Atomics.compareExchange(this.times, slot, held, leaseEnd) === held) return slot;
 		}
 		return null;
+	}
+
+	private earliestLeaseEnd(): bigint {
+		let earliest = Atomics.load(this.times, firstSlot);
+		for (let slot = firstSlot + 1; slot < firstSlot + this.slots; slot += 1) {
+			const held = Atomics.load(this.times, slot);
+			if (held < earliest) earliest = held;
+		}
+		return earliest;
 	}
 
 	private freeSlot(slot: number): void {
