@@ -2,10 +2,13 @@
 import {parentPort, workerData} from 'node:worker_threads';
 import {ProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
 
-const {share, count, holdMs, inUse, release, remainingMs} = workerData as {share: ProviderLimiterShare; count: number; holdMs: number; inUse: SharedArrayBuffer; release: boolean; remainingMs: number};
+const {share, count, holdMs, inUse, release, remainingMs, barrier} = workerData as {share: ProviderLimiterShare; count: number; holdMs: number; inUse: SharedArrayBuffer; release: boolean; remainingMs: number; barrier: boolean};
 const limiter = ProviderLimiter.attach(share);
 const holders = new Int32Array(inUse);
 const budget = {remainingMs: () => remainingMs, signal: new AbortController().signal};
+// With a barrier, threads start drawing together (when the parent sets the third word), however late each started.
+parentPort!.postMessage({ready: true});
+while (barrier && Atomics.load(holders, 2) === 0) await new Promise(resolve => setTimeout(resolve, 5));
 for (let turn = 0; turn < count; turn += 1) {
 	const admission = await limiter.acquire(budget);
 	if (!admission.ok) throw new Error(admission.problem);
