@@ -73,7 +73,7 @@ export async function requestCompletion(client: OpenAI, request: CompletionReque
 	}
 	let text: string;
 	try {
-		text = await deadline.race(response.text());
+		text = await untilAborted(response.text(), signal);
 	} catch (error) {
 		// An answer cut off mid-way is a lost connection: the provider may have done the work, so usage is unknown.
 		const failure = cut() ?? {error: new EngineError('provider', `reading the answer failed: ${String(error)}`), usageUnknown: true, kind: 'connection' as const, status: response.status, headers: null};
@@ -93,6 +93,19 @@ export async function requestCompletion(client: OpenAI, request: CompletionReque
 		return garbled(`the provider's answer is not a chat completion (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}): ${preview(text)}`);
 	}
 	return {ok: true, answer: parsed.data, requestId, status: response.status};
+}
+
+/** Settles like `promise`, or rejects as soon as `signal` aborts (the deadline, or this request's timeout). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) {
+		promise.catch(() => undefined);
+		return Promise.reject(signal.reason);
+	}
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = (): void => reject(signal.reason);
+		signal.addEventListener('abort', onAbort, {once: true});
+		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
 }
 
 function preview(text: string): string {

@@ -81,7 +81,7 @@ export class ProviderLimiter {
 	 */
 	async acquire(budget: WaitBudget): Promise<Admission> {
 		for (;;) {
-			if (budget.signal.aborted) return {ok: false, problem: 'the wait was cancelled'};
+			if (budget.signal.aborted) return {ok: false, problem: 'the wait ended with the task'};
 			const seen = Atomics.load(this.changes, 0);
 			const at = now();
 			const remainingMs = budget.remainingMs();

@@ -73,6 +73,17 @@ t.test('slow headers: waited for within the task\'s time, or abandoned and retri
 	t.ok(performance.now() - started < 2500, 'the task did not wait for the slow answer');
 });
 
+t.test('an answer whose body stalls past the request timeout is abandoned and retried', async t => {
+	const endpoint = await startEndpoint(t, (arrival, response) => {
+		if (arrival.index > 0) return answerTwoTurns(response, arrival.body);
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.write('{"id": "chatcmpl-stalled", ');
+	});
+	const outcome = await runTask(t, endpoint.url, {limiter: createProviderLimiter({request_timeout_ms: 400})});
+	t.same([outcome.status, outcome.time!.retries, endpoint.arrivals.length], ['done', 1, 3]);
+	t.equal(outcome.usage.input_tokens, null, 'the stalled answer may have used tokens nobody reported');
+});
+
 t.test('an endpoint that stays down past the deadline: a provider failure of the infrastructure, before the deadline', async t => {
 	const endpoint = await startEndpoint(t, (_arrival, response) => json(response, 503, overloaded));
 	const outcome = await runTask(t, endpoint.url, {timeoutMs: 2500});
