@@ -5,6 +5,7 @@ export {ProviderConfig, ResolvedProvider, providerModel, resolveProvider, script
 export {failedBeforeStart, runAgent, type RunAgentOptions} from './loop/run-agent.js';
 export {ProviderLimits} from './provider/provider-limits.js';
 export {createProviderLimiter, ProviderLimiterShare} from './provider/provider-limiter.js';
+export {totalProviderTime} from './provider/provider-time-meter.js';
 export {systemPrompt} from './loop/system-prompt.js';
 export {CandidateSnapshot} from './candidate/snapshot.js';
 export {compileCandidate} from './candidate/compile-candidate.js';

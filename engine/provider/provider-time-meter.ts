@@ -37,3 +37,13 @@ export class ProviderTimeMeter {
 function round(ms: number): number {
 	return Math.round(ms * 10) / 10;
 }
+
+/** The provider time of several tasks together (a report's totals); unknown when any task's is unknown. */
+export function totalProviderTime(times: (ProviderTime | null)[]): ProviderTime | null {
+	if (times.some(time => time === null)) return null;
+	const total: ProviderTime = {requests: 0, retries: 0, limiter_wait_ms: 0, retry_wait_ms: 0, wall_ms: 0, working_ms: 0};
+	for (const time of times as ProviderTime[]) {
+		for (const field of Object.keys(total) as (keyof ProviderTime)[]) total[field] += time[field];
+	}
+	return {...total, limiter_wait_ms: round(total.limiter_wait_ms), retry_wait_ms: round(total.retry_wait_ms), wall_ms: round(total.wall_ms), working_ms: round(total.working_ms)};
+}
