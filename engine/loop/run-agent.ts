@@ -154,7 +154,7 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 	}
 	const provider: ProviderContext = {
 		client: clientFor(options.provider.base_url, readApiKey(options.provider)),
-		limiter: options.limiter ? ProviderLimiter.attach(options.limiter) : null,
+		limiter: attachLimiter(options.limiter),
 		deadline,
 		journal,
 		usage: run.usage,
@@ -269,6 +269,14 @@ function clientFor(baseURL: string, apiKey: string): OpenAI {
 		clients.set(key, client);
 	}
 	return client;
+}
+
+/** The attempt's limiter in this thread, or none; a share that is not one fails the run before any request. */
+function attachLimiter(share: ProviderLimiterShare | undefined): ProviderLimiter | null {
+	if (share === undefined) return null;
+	const limiter = ProviderLimiter.attach(share);
+	if ('problem' in limiter) throw new EngineError('init', `the provider limiter is not usable: ${limiter.problem}`);
+	return limiter;
 }
 
 /** The API key from the named environment variable; it is passed to the client only, never recorded. */

@@ -71,8 +71,13 @@ export class ProviderLimiter {
 		this.times = new BigInt64Array(buffer, timesOffset, firstSlot + this.slots);
 	}
 
-	static attach(share: ProviderLimiterShare): ProviderLimiter {
-		return new ProviderLimiter(share.limits, share.buffer);
+	/** A view of `share` in this thread, or why it cannot be one (it crossed a thread boundary as plain data). */
+	static attach(share: ProviderLimiterShare): ProviderLimiter | {problem: string} {
+		const parsed = ProviderLimiterShare.safeParse(share);
+		if (!parsed.success) return {problem: parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')};
+		const {limits, buffer} = parsed.data;
+		if (buffer.byteLength < timesOffset + 8 * (firstSlot + (limits.max_connections ?? 0))) return {problem: 'its buffer is smaller than its limits need'};
+		return new ProviderLimiter(limits, buffer);
 	}
 
 	/**

@@ -3,7 +3,7 @@ import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import type {Test} from 'tap';
 import {runAgent, type ExecutionOutcome, type ProviderLimiterShare} from '../../engine/index.js';
-import {tempDir} from '../temp-dir.js';
+import {readJsonl, tempDir} from './engine-run.js';
 
 /** One request as the endpoint saw it: when it arrived (ms since the endpoint started), and its body. */
 export interface Arrival {
@@ -75,19 +75,12 @@ export function busiestWindow(arrivals: Arrival[], windowMs: number): number {
 	return most;
 }
 
-/**
- * A provider under a 429 storm: for `stormMs` after the first request it refuses everything with `Retry-After`,
- * then answers. It counts the requests that arrived while a Retry-After it gave earlier (by more than `graceMs`,
- * which covers requests already in flight) still ran: a client that heard the advice would not have sent them.
- */
-export function stormReply(options: {stormMs: number; retryAfterS: number; graceMs?: number}): {reply: Reply; refusals: number[]; early: Arrival[]} {
+/** A provider under a 429 storm: for `stormMs` after the first request it refuses everything with `Retry-After`, then answers. */
+export function stormReply(options: {stormMs: number; retryAfterS: number}): {reply: Reply; refusals: number[]} {
 	const refusals: number[] = [];
-	const early: Arrival[] = [];
 	let stormFrom: number | null = null;
 	const reply: Reply = (arrival, response) => {
 		stormFrom ??= arrival.at;
-		const advisedBefore = refusals.filter(at => at + (options.graceMs ?? 50) < arrival.at);
-		if (advisedBefore.some(at => arrival.at < at + options.retryAfterS * 1000)) early.push(arrival);
 		if (arrival.at - stormFrom < options.stormMs) {
 			refusals.push(arrival.at);
 			json(response, 429, {error: {message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded'}}, {'retry-after': String(options.retryAfterS)});
@@ -95,13 +88,32 @@ export function stormReply(options: {stormMs: number; retryAfterS: number; grace
 		}
 		answerTwoTurns(response, arrival.body);
 	};
-	return {reply, refusals, early};
+	return {reply, refusals};
+}
+
+/**
+ * The requests any task started while a Retry-After that some task had heard still ran, from their journals: a
+ * task records a refusal, then pauses the shared limiter, so no request of any task may start until the advice ends.
+ * (The server cannot judge this itself: a request let through just before the refusal was heard may arrive after it.)
+ */
+export function requestsDuringAdvice(journals: Record<string, any>[][], adviceMs: number): string[] {
+	const records = journals.flat();
+	const heard = records.filter(record => record.type === 'request_error' && record.status === 429).map(record => Date.parse(record.at));
+	return records
+		.filter(record => record.type === 'request')
+		.filter(record => heard.some(at => Date.parse(record.at) > at + 2 && Date.parse(record.at) < at + adviceMs - 2))
+		.map(record => `${record.at} step ${record.step_index} attempt ${record.attempt}`);
 }
 
 /** Runs one task in this thread against `url` (an endpoint that needs no key), in a fresh temporary workspace. */
 export async function runTask(t: Test, url: string, options: {limiter?: ProviderLimiterShare; timeoutMs?: number; id?: string} = {}): Promise<ExecutionOutcome> {
+	return (await runTaskRecorded(t, url, options)).outcome;
+}
+
+/** `runTask`, with the journal the task wrote. */
+export async function runTaskRecorded(t: Test, url: string, options: {limiter?: ProviderLimiterShare; timeoutMs?: number; id?: string} = {}): Promise<{outcome: ExecutionOutcome; journal: Record<string, any>[]}> {
 	const dir = await tempDir(t);
-	return runAgent({
+	const outcome = await runAgent({
 		task: {id: options.id ?? 'provider-task', prompt: 'Finish the task.'},
 		workspace: dir,
 		stateDir: join(dir, 'state'),
@@ -111,4 +123,5 @@ export async function runTask(t: Test, url: string, options: {limiter?: Provider
 		plugins: [],
 		limiter: options.limiter,
 	});
+	return {outcome, journal: await readJsonl(join(dir, 'state', 'journal.jsonl'))};
 }

@@ -142,3 +142,11 @@ t.test('a hanging endpoint still ends at the deadline with `timeout`, not as an 
 	const outcome = await runTask(t, endpoint.url, {timeoutMs: 800});
 	t.same([outcome.status, outcome.reason, outcome.infrastructure, endpoint.arrivals.length], ['failed', 'timeout', false, 1]);
 });
+
+t.test('a limiter whose memory is not shared fails the task at init, before any request', async t => {
+	const endpoint = await startEndpoint(t, (arrival, response) => answerTwoTurns(response, arrival.body));
+	const share = createProviderLimiter({requests_per_minute: 60});
+	const outcome = await runTask(t, endpoint.url, {limiter: {...share, buffer: new ArrayBuffer(share.buffer.byteLength) as unknown as SharedArrayBuffer}});
+	t.same([outcome.status, outcome.reason, endpoint.arrivals.length], ['failed', 'init', 0]);
+	t.match(outcome.message, /provider limiter is not usable/);
+});

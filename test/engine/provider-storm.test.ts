@@ -1,7 +1,7 @@
 import t from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
 import {createProviderLimiter, type ExecutionOutcome, type ProviderTime} from '../../engine/index.js';
-import {answerTwoTurns, busiestWindow, runTask, startEndpoint, stormReply} from './provider-endpoint.js';
+import {answerTwoTurns, busiestWindow, requestsDuringAdvice, runTask, runTaskRecorded, startEndpoint, stormReply} from './provider-endpoint.js';
 
 checkNoLeaks(t);
 
@@ -16,12 +16,13 @@ t.test('a 429 storm at concurrency 8: one shared limiter backs every task off to
 	// 240 requests a minute is 4 a second: no window of one second may see more than 5 starts.
 	const limiter = createProviderLimiter({requests_per_minute: 240, max_connections: 4});
 	const deadlineMs = 30_000;
-	const outcomes = await Promise.all(Array.from({length: 8}, (_, index) => runTask(t, endpoint.url, {limiter, timeoutMs: deadlineMs, id: `storm-${index}`})));
+	const runs = await Promise.all(Array.from({length: 8}, (_, index) => runTaskRecorded(t, endpoint.url, {limiter, timeoutMs: deadlineMs, id: `storm-${index}`})));
+	const outcomes = runs.map(run => run.outcome);
 
 	t.same(outcomes.map(outcome => [outcome.status, outcome.reason]), Array(8).fill(['done', null]), 'every task passes');
 	t.ok(outcomes.every(outcome => outcome.time!.wall_ms < deadlineMs), 'within its deadline');
 	t.ok(storm.refusals.length >= 2, `the storm refused requests (${storm.refusals.length})`);
-	t.same(storm.early.map(arrival => Math.round(arrival.at)), [], `no request arrived while a Retry-After the provider gave still ran, from any task (refused at ${storm.refusals.map(Math.round).join(', ')} ms)`);
+	t.same(requestsDuringAdvice(runs.map(run => run.journal), 1000), [], 'no task started a request while a Retry-After some task had heard still ran');
 	t.ok(busiestWindow(endpoint.arrivals, 1000) <= 6, `at most 4 requests a second, plus one for arrival jitter (busiest second: ${busiestWindow(endpoint.arrivals, 1000)})`);
 
 	t.equal(sum(outcomes, 'retries'), storm.refusals.length, 'every refusal was retried, and counted as a retry');

@@ -4,6 +4,7 @@ import {ProviderLimiter, type ProviderLimiterShare} from '../../../engine/provid
 
 const {share, count, holdMs, inUse, release, remainingMs, barrier} = workerData as {share: ProviderLimiterShare; count: number; holdMs: number; inUse: SharedArrayBuffer; release: boolean; remainingMs: number; barrier: boolean};
 const limiter = ProviderLimiter.attach(share);
+if ('problem' in limiter) throw new Error(limiter.problem);
 const holders = new Int32Array(inUse);
 const budget = {remainingMs: () => remainingMs, signal: new AbortController().signal};
 // With a barrier, threads start drawing together (when the parent sets the third word), however late each started.

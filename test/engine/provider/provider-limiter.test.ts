@@ -3,6 +3,13 @@ import t, {type Test} from 'tap';
 import {createProviderLimiter, ProviderLimits, type ProviderLimiterShare} from '../../../engine/index.js';
 import {ProviderLimiter, type WaitBudget} from '../../../engine/provider/provider-limiter.js';
 
+/** The limiter view of a share that must be usable. */
+function attach(share: ProviderLimiterShare): ProviderLimiter {
+	const limiter = ProviderLimiter.attach(share);
+	if ('problem' in limiter) throw new Error(limiter.problem);
+	return limiter;
+}
+
 const budget = (remainingMs = 10_000): WaitBudget => ({remainingMs: () => remainingMs, signal: new AbortController().signal});
 
 /** A worker thread that takes `count` turns from the shared limiter; resolves with the start time of each (ms). */
@@ -34,7 +41,7 @@ const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 t.test('the request rate spaces every start, across threads, a minute / rate apart', async t => {
 	const share = createProviderLimiter({requests_per_minute: 1200});
-	const limiter = ProviderLimiter.attach(share);
+	const limiter = attach(share);
 	const begin = nowMs();
 	const threads = [drawInThread(t, share, {count: 5}), drawInThread(t, share, {count: 5})];
 	const here: number[] = [];
@@ -67,7 +74,7 @@ t.test('a connection held by a thread that was ended comes back when its lease r
 	await thread.firstStart;
 	await thread.worker.terminate();
 	const started = performance.now();
-	const admission = await ProviderLimiter.attach(share).acquire(budget());
+	const admission = await attach(share).acquire(budget());
 	const waited = performance.now() - started;
 	t.ok(admission.ok);
 	// The lease is the holder's remaining time (500 ms) and a grace of 1 s: the slot is not free before it ends.
@@ -75,7 +82,7 @@ t.test('a connection held by a thread that was ended comes back when its lease r
 });
 
 t.test('a pause holds every request; one that would outlast the budget fails at once, saying why', async t => {
-	const limiter = ProviderLimiter.attach(createProviderLimiter());
+	const limiter = attach(createProviderLimiter());
 	limiter.pauseFor(400);
 	let started = performance.now();
 	const admitted = await limiter.acquire(budget());
@@ -91,7 +98,7 @@ t.test('a pause holds every request; one that would outlast the budget fails at 
 });
 
 t.test('tokens beyond a minute\'s worth hold the next request until they are paid back', async t => {
-	const limiter = ProviderLimiter.attach(createProviderLimiter({tokens_per_minute: 100_000}));
+	const limiter = attach(createProviderLimiter({tokens_per_minute: 100_000}));
 	const first = await limiter.acquire(budget());
 	if (!first.ok) throw new Error(first.problem);
 	first.permit.release(101_000);
@@ -99,6 +106,12 @@ t.test('tokens beyond a minute\'s worth hold the next request until they are pai
 	t.ok((await limiter.acquire(budget())).ok);
 	const waited = performance.now() - started;
 	t.ok(waited >= 550 && waited < 1500, `1000 tokens over the minute's worth cost 600 ms at 100 000 a minute (${Math.round(waited)} ms)`);
+});
+
+t.test('a share that lost its shared memory is refused, not used', async t => {
+	const share = createProviderLimiter({max_connections: 4});
+	t.match(ProviderLimiter.attach({...share, buffer: new ArrayBuffer(64)} as never), {problem: /buffer/});
+	t.match(ProviderLimiter.attach({...share, buffer: new SharedArrayBuffer(8)}), {problem: /smaller than its limits need/});
 });
 
 t.test('limits are validated', async t => {
