@@ -12,7 +12,7 @@ function result(index: number): TaskResult {
 	return {
 		index, task_id: `task-${index}`, status: 'passed', reason: null, message: null,
 		grade: {passed: true, score: 1, details: 'bench record'},
-		outcome: {status: 'done', reason: null, message: null, steps: 1, usage: {turns: 1, input_tokens: 900, output_tokens: 20, cache_read_tokens: 0, cache_write_tokens: 0, total_tokens: 920, cost_usd: null}, final_text: 'done', stopped_by: null},
+		outcome: {status: 'done', reason: null, message: null, steps: 1, usage: {turns: 1, input_tokens: 900, output_tokens: 20, cache_read_tokens: 0, cache_write_tokens: 0, total_tokens: 920, cost_usd: null}, final_text: 'done', stopped_by: null, time: null, infrastructure: null},
 		usage: {turns: 1, input_tokens: 900, output_tokens: 20, cache_read_tokens: 0, cache_write_tokens: 0, total_tokens: 920, cost_usd: null},
 		wall_ms: 12.5, evidence: {result: `tasks/${index}/result.json`},
 	};

@@ -2,9 +2,13 @@ import {FailureReason} from './outcome.js';
 
 /** An error the engine classifies: callers branch on `reason`. */
 export class EngineError extends Error {
-	constructor(readonly reason: FailureReason, message: string, options?: {cause?: unknown}) {
+	/** True when the infrastructure failed (the provider stayed unavailable until the deadline), not the harness. */
+	readonly infrastructure: boolean;
+
+	constructor(readonly reason: FailureReason, message: string, options?: {cause?: unknown; infrastructure?: boolean}) {
 		super(message, options);
 		this.name = 'EngineError';
+		this.infrastructure = options?.infrastructure ?? false;
 	}
 }
 

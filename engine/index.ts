@@ -1,8 +1,11 @@
 /** The agent engine: what experiments evaluate. It knows nothing of the supervisor. */
-export {ExecutionOutcome, FailureReason, Usage} from './outcome.js';
+export {ExecutionOutcome, FailureReason, ProviderTime, Usage} from './outcome.js';
 export {EngineError, failureOf} from './engine-error.js';
 export {ProviderConfig, ResolvedProvider, providerModel, resolveProvider, scriptedModel} from './provider-config.js';
 export {failedBeforeStart, runAgent, type RunAgentOptions} from './loop/run-agent.js';
+export {ProviderLimits} from './provider/provider-limits.js';
+export {createProviderLimiter, ProviderLimiterShare} from './provider/provider-limiter.js';
+export {totalProviderTime} from './provider/provider-time-meter.js';
 export {systemPrompt} from './loop/system-prompt.js';
 export {CandidateSnapshot} from './candidate/snapshot.js';
 export {compileCandidate} from './candidate/compile-candidate.js';

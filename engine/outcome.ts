@@ -22,6 +22,28 @@ export const FailureReason = z.enum([
 ]);
 export type FailureReason = z.infer<typeof FailureReason>;
 
+const Ms = z.number().nonnegative();
+
+/**
+ * Where a task's time went, as far as the provider is concerned. The supervisor measures wall time itself; the
+ * working time is what a comparison of harnesses may use when the provider was slow for one side.
+ */
+export const ProviderTime = z.object({
+	/** Requests sent, retries included. */
+	requests: z.number().int().nonnegative(),
+	/** Requests that repeated one that failed transiently (rate limit, server error, lost connection, one slow request). */
+	retries: z.number().int().nonnegative(),
+	/** Waiting for the attempt's shared limiter: a connection, the request or token rate, a provider's pause. */
+	limiter_wait_ms: Ms,
+	/** Lost to retries: each failed request that was retried, and the backoff after it. */
+	retry_wait_ms: Ms,
+	/** The engine's wall time for the task. */
+	wall_ms: Ms,
+	/** The wall time minus both waits. */
+	working_ms: Ms,
+});
+export type ProviderTime = z.infer<typeof ProviderTime>;
+
 /** What the engine says happened: how the loop ended, never whether the task is solved. */
 export const ExecutionOutcome = z.object({
 	status: z.enum(['done', 'policy_stop', 'unfinished', 'failed']),
@@ -34,5 +56,12 @@ export const ExecutionOutcome = z.object({
 	final_text: z.string().nullable(),
 	/** Provenance of a policy stop. */
 	stopped_by: z.object({plugin: z.string(), reason: z.string()}).nullable(),
+	/** Null when unknown (an outcome from a host build that does not report it). */
+	time: ProviderTime.nullable().default(null),
+	/**
+	 * True when the task failed because the provider stayed unavailable (or its limits left no turn) until the
+	 * deadline: a failure of the infrastructure, not of the harness. Null when unknown.
+	 */
+	infrastructure: z.boolean().nullable().default(null),
 });
 export type ExecutionOutcome = z.infer<typeof ExecutionOutcome>;

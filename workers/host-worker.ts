@@ -42,6 +42,8 @@ export async function serveHostRequest(input: string, identity: BinaryIdentity):
 			usage: {turns: 0, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_usd: null},
 			final_text: null,
 			stopped_by: null,
+			time: null,
+			infrastructure: null,
 		};
 	}
 	return {ok: true, response: HostResponse.parse({version: hostProtocolVersion, binary: identity, task_id: request.task.id, outcome})};

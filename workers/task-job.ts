@@ -4,7 +4,7 @@ import type {ExecutionOutcome, FailureReason} from '../engine/outcome.js';
 import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 
 /** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
-export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'timeoutMs'> {
+export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'timeoutMs' | 'limiter'> {
 	candidate: CandidateSnapshot | null;
 	/** Environment key set (to `1`) in this thread while the task runs, so every process it starts carries it. */
 	taskMarker: string;

@@ -33,6 +33,8 @@ export default async function runTaskJob(job: TaskJob | {warmup: true}): Promise
 				provider: job.provider,
 				maxSteps: job.maxSteps,
 				timeoutMs: job.timeoutMs,
+				// The attempt's limiter: its SharedArrayBuffer arrives shared, so every thread draws from the same one.
+				limiter: job.limiter,
 				plugins,
 				onProcessGroup: (pid: number) => job.port.postMessage({pid} satisfies ProcessGroupMessage),
 			});

@@ -42,7 +42,7 @@ export async function writeObservations(side: ObservationSide, plan: Plan, planB
 		const messages = [{role: 'assistant', content: `synthetic observation of ${side.label}: the execution ended without changing the workspace`}];
 		await writeFile(join(side.dir, rel, 'messages.jsonl'), `${messages.map(message => JSON.stringify(message)).join('\n')}\n`);
 		const usage = {turns: side.turns, input_tokens: 100 * side.turns, output_tokens: 10 * side.turns, cache_read_tokens: 0, cache_write_tokens: 0, total_tokens: 110 * side.turns, cost_usd: null};
-		const outcome: ExecutionOutcome = {status: 'done', reason: null, message: null, steps: side.turns, usage, final_text: 'done (synthetic)', stopped_by: null};
+		const outcome: ExecutionOutcome = {status: 'done', reason: null, message: null, steps: side.turns, usage, final_text: 'done (synthetic)', stopped_by: null, time: null, infrastructure: null};
 		const score = prepared.score;
 		const grade = side.fabricate ? {passed: true, score: 1, details: 'fabricated: the report claims success'} : {passed: score.passed, score: score.score ?? null, details: score.details};
 		const result: TaskResult = {

@@ -1,7 +1,6 @@
 import {mkdirSync, realpathSync} from 'node:fs';
 import {join} from 'node:path';
 import OpenAI from 'openai';
-import {setTimeout as sleep} from 'node:timers/promises';
 import {builtinAgent, fingerprintHarness, parseHarness, renderTemplate, type Harness, type HarnessFingerprint} from '../../harness/index.js';
 import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
@@ -11,6 +10,10 @@ import type {LoadedPlugin} from '../plugins/loaded-plugin.js';
 import {transformRequest} from '../plugins/request-transform.js';
 import {decideStep, type StopDecision} from '../plugins/step-policy.js';
 import type {ResolvedProvider} from '../provider-config.js';
+import {askProvider, type ProviderContext} from '../provider/ask-provider.js';
+import {ProviderLimiter, type ProviderLimiterShare} from '../provider/provider-limiter.js';
+import {ProviderTimeMeter} from '../provider/provider-time-meter.js';
+import type {CompletionRequest} from '../provider/model-request.js';
 import {executeTool, parseArguments} from '../tools/execute-tool.js';
 import {BackgroundJobs, type CommandContext} from '../tools/run-command.js';
 import {ToolError} from '../tools/tool-error.js';
@@ -18,7 +21,6 @@ import type {ToolImplementation} from '../tools/implementations.js';
 import {bindTools} from '../tools/toolset.js';
 import {Deadline} from './deadline.js';
 import {JsonlLog} from './jsonl-log.js';
-import {isTransient, requestCompletion, type CompletionAnswer, type CompletionRequest, type RequestResult} from './model-request.js';
 import {Transcript} from './transcript.js';
 import {UsageMeter} from './usage-meter.js';
 
@@ -41,12 +43,12 @@ export interface RunAgentOptions {
 	signal?: AbortSignal;
 	/** Called for every process group a tool starts, so the supervisor knows it. */
 	onProcessGroup?: (pid: number) => void;
+	/** The attempt's shared provider limiter (`createProviderLimiter`); without one, requests go out as they come. */
+	limiter?: ProviderLimiterShare;
 }
 
 type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
 
-/** Retries of a transient provider failure (rate limit, server error, lost connection), within the deadline. */
-const maxRetries = 2;
 /** The placeholder key sent to an endpoint that needs none (the scripted provider). */
 const noKey = 'hlab-no-key';
 
@@ -66,6 +68,7 @@ class Execution {
 	readonly transcript: Transcript;
 	readonly usage = new UsageMeter();
 	readonly jobs = new BackgroundJobs();
+	readonly providerTime = new ProviderTimeMeter();
 	readonly maxSteps: number;
 	readonly timeoutMs: number;
 	steps = 0;
@@ -93,6 +96,9 @@ class Execution {
 			usage: this.usage.snapshot(),
 			final_text: finalText,
 			stopped_by: stop ? {plugin: stop.plugin, reason: stop.reason} : null,
+			// Set once the execution has ended, so it covers all of it.
+			time: null,
+			infrastructure: false,
 		};
 	}
 }
@@ -123,12 +129,14 @@ export async function runAgent(options: RunAgentOptions): Promise<ExecutionOutco
 		const classified = error instanceof EngineError ? error : run.deadline.reason ?? new EngineError('crash', error instanceof Error ? error.message : String(error), {cause: error});
 		// The stack of an unexpected error goes to the journal; the outcome keeps one line.
 		if (!(error instanceof EngineError)) journal.append('crash', {message: String(error), stack: error instanceof Error ? error.stack ?? null : null});
-		outcome = run.outcome('failed', classified.reason, classified.message, null, null);
+		outcome = {...run.outcome('failed', classified.reason, classified.message, null, null), infrastructure: classified.infrastructure};
 	} finally {
 		for (const job of await run.jobs.stopAll()) journal.append('background_job', {job: job.id, command: job.command, process: job.run.record});
 		run.deadline.dispose();
 	}
-	journal.append('end', {outcome, wall_ms: performance.now() - startedAt});
+	const wallMs = performance.now() - startedAt;
+	outcome = {...outcome, time: run.providerTime.snapshot(wallMs)};
+	journal.append('end', {outcome, wall_ms: wallMs});
 	return outcome;
 }
 
@@ -144,7 +152,14 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 		const problem = checkLoadedModules(options.composition, options.plugins);
 		if (problem) throw new EngineError('init', problem);
 	}
-	const client = clientFor(options.provider.base_url, readApiKey(options.provider));
+	const provider: ProviderContext = {
+		client: clientFor(options.provider.base_url, readApiKey(options.provider)),
+		limiter: attachLimiter(options.limiter),
+		deadline,
+		journal,
+		usage: run.usage,
+		time: run.providerTime,
+	};
 	let root: string;
 	try {
 		root = realpathSync(options.workspace);
@@ -189,7 +204,7 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 		const request: CompletionRequest = {model: options.provider.model, messages: transformed.messages, tools: tools.definitions};
 		if (options.provider.reasoning_effort) request.reasoning_effort = options.provider.reasoning_effort;
 		run.steps += 1;
-		const answer = await ask(run, client, request, step);
+		const answer = await askProvider(provider, request, step);
 		const message = answer.choices[0]!.message;
 		const calls: TranscriptToolCall[] = (message.tool_calls ?? []).map((call, index) => ({
 			id: call.id || `call_hlab_${step}_${index}`,
@@ -238,29 +253,9 @@ function stopWith(run: Execution, stop: StopDecision, step: number): ExecutionOu
 	return run.outcome('policy_stop', null, `stopped by plugin ${stop.plugin}: ${stop.reason}`, stop.content, stop);
 }
 
-/** One model request, retried on transient failures within the deadline; usage is counted per attempt. */
-async function ask(run: Execution, client: OpenAI, request: CompletionRequest, step: number): Promise<CompletionAnswer> {
-	for (let attempt = 0; ; attempt += 1) {
-		run.journal.append('request', {step_index: step, attempt, body: request});
-		const result: RequestResult = await requestCompletion(client, request, run.deadline);
-		if (result.ok) {
-			run.usage.addTurn(result.answer.usage ?? null);
-			run.journal.append('response', {step_index: step, attempt, status: result.status, request_id: result.requestId, body: result.answer});
-			return result.answer;
-		}
-		if (result.failure.usageUnknown) run.usage.addUnreported();
-		run.journal.append('request_error', {step_index: step, attempt, status: result.status, reason: result.failure.error.reason, message: result.failure.error.message});
-		run.deadline.throwIfEnded();
-		if (attempt >= maxRetries || !isTransient(result)) throw result.failure.error;
-		const wait = 500 * 2 ** attempt;
-		if (wait >= run.deadline.remainingMs()) throw result.failure.error;
-		await sleep(wait, undefined, {signal: run.deadline.signal}).catch(() => run.deadline.throwIfEnded());
-	}
-}
-
 /** The outcome of an execution that failed before its loop started (a candidate that did not activate, a missing tool). */
 export function failedBeforeStart(error: EngineError): ExecutionOutcome {
-	return {status: 'failed', reason: error.reason, message: error.message, steps: 0, usage: new UsageMeter().snapshot(), final_text: null, stopped_by: null};
+	return {status: 'failed', reason: error.reason, message: error.message, steps: 0, usage: new UsageMeter().snapshot(), final_text: null, stopped_by: null, time: null, infrastructure: error.infrastructure};
 }
 
 const clients = new Map<string, OpenAI>();
@@ -274,6 +269,14 @@ function clientFor(baseURL: string, apiKey: string): OpenAI {
 		clients.set(key, client);
 	}
 	return client;
+}
+
+/** The attempt's limiter in this thread, or none; a share that is not one fails the run before any request. */
+function attachLimiter(share: ProviderLimiterShare | undefined): ProviderLimiter | null {
+	if (share === undefined) return null;
+	const limiter = ProviderLimiter.attach(share);
+	if ('problem' in limiter) throw new EngineError('init', `the provider limiter is not usable: ${limiter.problem}`);
+	return limiter;
 }
 
 /** The API key from the named environment variable; it is passed to the client only, never recorded. */

@@ -109,13 +109,6 @@ t.test('JSON that is not a chat completion is a provider failure', async t => {
 	t.match(outcome.message, /not a chat completion/);
 });
 
-t.test('server errors are retried twice, then a provider failure', async t => {
-	const endpoint = await provider(t, (_request, response) => json(response, 503, {error: {message: 'overloaded', type: 'server_error'}}));
-	const {outcome} = await run(t, endpoint.url);
-	t.same([outcome.status, outcome.reason], ['failed', 'provider']);
-	t.equal(endpoint.seen.requests.length, 3);
-});
-
 t.test('a working provider: the answers drive the tools, usage is summed, the key never reaches a command', async t => {
 	const endpoint = await provider(t, (_request, response, body) => {
 		const step = body.messages.filter((message: {role: string}) => message.role === 'assistant').length;

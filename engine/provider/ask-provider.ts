@@ -1,0 +1,83 @@
+import type OpenAI from 'openai';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {EngineError} from '../engine-error.js';
+import type {Deadline} from '../loop/deadline.js';
+import type {JsonlLog} from '../loop/jsonl-log.js';
+import type {UsageMeter} from '../loop/usage-meter.js';
+import {requestCompletion, type CompletionAnswer, type CompletionRequest, type RequestResult} from './model-request.js';
+import type {Permit, ProviderLimiter} from './provider-limiter.js';
+import type {ProviderTimeMeter} from './provider-time-meter.js';
+import {minimumAttemptMs, planRetry} from './retry-policy.js';
+
+/** What one task's requests go through: its client, the attempt's limiter (if any), its clocks and records. */
+export interface ProviderContext {
+	client: OpenAI;
+	limiter: ProviderLimiter | null;
+	deadline: Deadline;
+	journal: JsonlLog;
+	usage: UsageMeter;
+	time: ProviderTimeMeter;
+}
+
+/**
+ * One model request: admitted by the shared limiter, retried as the retry policy says, never past the deadline.
+ * Usage is counted per request sent. A failure the policy does not retry is thrown as it is; a transient one that
+ * outlasts the deadline is a `provider` failure of the infrastructure.
+ */
+export async function askProvider(context: ProviderContext, request: CompletionRequest, step: number): Promise<CompletionAnswer> {
+	const {journal, deadline} = context;
+	for (let retry = 0; ; retry += 1) {
+		const permit = await admit(context, step, retry);
+		const sentAt = performance.now();
+		journal.append('request', {step_index: step, attempt: retry, body: request});
+		context.time.sent();
+		const result = await requestCompletion(context.client, request, deadline, context.limiter?.limits.request_timeout_ms ?? null);
+		permit?.release(tokensOf(result, request));
+		if (result.ok) {
+			context.usage.addTurn(result.answer.usage ?? null);
+			journal.append('response', {step_index: step, attempt: retry, status: result.status, request_id: result.requestId, body: result.answer});
+			return result.answer;
+		}
+		const {failure} = result;
+		if (failure.usageUnknown) context.usage.addUnreported();
+		const plan = deadline.reason ? null : planRetry(failure, retry, deadline.remainingMs());
+		journal.append('request_error', {
+			step_index: step, attempt: retry, status: result.status, reason: failure.error.reason, message: failure.error.message,
+			retry_in_ms: plan?.retry ? Math.round(plan.waitMs) : null,
+		});
+		// A request cut by the deadline ends the task as the deadline says (a hanging endpoint is a timeout).
+		deadline.throwIfEnded();
+		if (plan === null || !plan.retry) {
+			if (plan?.why === 'no_time') {
+				throw new EngineError('provider', `the provider stayed unavailable until the deadline: ${failure.error.message} (the next retry, in ${Math.ceil(plan.waitMs)} ms, would pass it)`, {infrastructure: true});
+			}
+			throw failure.error;
+		}
+		// The provider's advice holds every task of the attempt, so they back off together.
+		if (plan.advisedMs !== null) context.limiter?.pauseFor(plan.advisedMs);
+		await sleep(plan.waitMs, undefined, {signal: deadline.signal}).catch(() => deadline.throwIfEnded());
+		context.time.retried(performance.now() - sentAt);
+	}
+}
+
+/** Waits for the limiter; a wait that cannot end before the deadline fails the task as an infrastructure failure. */
+async function admit(context: ProviderContext, step: number, retry: number): Promise<Permit | null> {
+	const {limiter, deadline} = context;
+	if (limiter === null) return null;
+	const startedAt = performance.now();
+	const admission = await limiter.acquire({remainingMs: () => deadline.remainingMs() - minimumAttemptMs, signal: deadline.signal});
+	const waitedMs = performance.now() - startedAt;
+	context.time.waitedForLimiter(waitedMs);
+	if (waitedMs >= 1) context.journal.append('limiter_wait', {step_index: step, attempt: retry, waited_ms: Math.round(waitedMs), admitted: admission.ok});
+	if (admission.ok) return admission.permit;
+	if (deadline.reason?.reason === 'aborted') throw deadline.reason;
+	throw new EngineError('provider', `the provider's limits left no turn before the deadline: ${admission.problem}`, {infrastructure: true});
+}
+
+/** The tokens a request used, for the token rate: as reported, else estimated from its size (about 4 bytes a token). */
+function tokensOf(result: RequestResult, request: CompletionRequest): number {
+	if (!result.ok) return 0;
+	const usage = result.answer.usage;
+	if (usage?.prompt_tokens != null && usage.completion_tokens != null) return usage.prompt_tokens + usage.completion_tokens;
+	return Math.ceil(JSON.stringify(request).length / 4);
+}

@@ -1,0 +1,236 @@
+/// <reference lib="es2024.sharedmemory" />
+import {z} from 'zod';
+import {ProviderLimits} from './provider-limits.js';
+
+/**
+ * What crosses to every task of an attempt, in-process or in a worker thread: the limits and the shared memory
+ * that holds the limiter's state. A SharedArrayBuffer stays shared through `postMessage`, so threads see one limiter.
+ */
+export const ProviderLimiterShare = z.object({
+	limits: ProviderLimits,
+	buffer: z.instanceof(SharedArrayBuffer),
+});
+export type ProviderLimiterShare = z.infer<typeof ProviderLimiterShare>;
+
+// Layout: one Int32 change counter (waiters sleep on it), then BigInt64 times in monotonic nanoseconds.
+const paused = 0;
+const nextRequest = 1;
+const tokensOwed = 2;
+const firstSlot = 3;
+const timesOffset = 8;
+
+/** One limiter for the attempt: the supervisor creates it once and hands the same share to every task. */
+export function createProviderLimiter(limits: z.input<typeof ProviderLimits> = {}): ProviderLimiterShare {
+	const parsed = ProviderLimits.parse(limits);
+	const slots = parsed.max_connections ?? 0;
+	return {limits: parsed, buffer: new SharedArrayBuffer(timesOffset + 8 * (firstSlot + slots))};
+}
+
+/** The process's monotonic clock: one clock for every thread, unlike `performance.now()`. */
+function now(): bigint {
+	return process.hrtime.bigint();
+}
+
+const nsPerMs = 1_000_000n;
+const minuteNs = 60_000n * nsPerMs;
+/** A connection held by a thread that was ended is reclaimed this long after its task's deadline. */
+const leaseGraceMs = 1000;
+
+function toNs(ms: number): bigint {
+	return BigInt(Math.max(0, Math.ceil(ms * 1e6)));
+}
+
+function toMs(ns: bigint): number {
+	return Number(ns) / 1e6;
+}
+
+/** The time a request waits for, and the task's budget for waiting. */
+export interface WaitBudget {
+	remainingMs(): number;
+	signal: AbortSignal;
+}
+
+export interface Permit {
+	/** Gives the connection back and counts the tokens the request used. */
+	release(tokens: number): void;
+}
+
+export type Admission = {ok: true; permit: Permit} | {ok: false; problem: string};
+
+type Blocked = {untilNs: bigint; why: string} | null;
+
+/** A view of a shared limiter in this thread. Every state change is one compare-and-swap, so no thread holds a lock. */
+export class ProviderLimiter {
+	private readonly changes: Int32Array;
+	private readonly times: BigInt64Array;
+	private readonly slots: number;
+
+	private constructor(readonly limits: ProviderLimits, buffer: SharedArrayBuffer) {
+		this.changes = new Int32Array(buffer, 0, 1);
+		this.slots = limits.max_connections ?? 0;
+		this.times = new BigInt64Array(buffer, timesOffset, firstSlot + this.slots);
+	}
+
+	/** A view of `share` in this thread, or why it cannot be one (it crossed a thread boundary as plain data). */
+	static attach(share: ProviderLimiterShare): ProviderLimiter | {problem: string} {
+		const parsed = ProviderLimiterShare.safeParse(share);
+		if (!parsed.success) return {problem: parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')};
+		const {limits, buffer} = parsed.data;
+		if (buffer.byteLength < timesOffset + 8 * (firstSlot + (limits.max_connections ?? 0))) return {problem: 'its buffer is smaller than its limits need'};
+		return new ProviderLimiter(limits, buffer);
+	}
+
+	/**
+	 * Waits until a request may start: no pause, tokens within a minute's worth, a free connection, its turn in the
+	 * request rate. Gives up at once, with why, when the wait it knows of would outlast the budget.
+	 */
+	async acquire(budget: WaitBudget): Promise<Admission> {
+		for (;;) {
+			if (budget.signal.aborted) return {ok: false, problem: 'the wait ended with the task'};
+			const seen = Atomics.load(this.changes, 0);
+			const at = now();
+			const remainingMs = budget.remainingMs();
+			const blocked = this.blocked(at);
+			if (blocked !== null) {
+				const waitMs = toMs(blocked.untilNs - at);
+				if (waitMs > remainingMs) return {ok: false, problem: `${blocked.why} for ${Math.ceil(waitMs)} ms, past the deadline`};
+				await this.waitForChange(seen, waitMs, budget.signal);
+				continue;
+			}
+			const slot = this.claimSlot(at, at + toNs(remainingMs + leaseGraceMs));
+			if (slot === null) {
+				if (remainingMs <= 0) return {ok: false, problem: `all ${this.slots} connections stayed in use until the deadline`};
+				// A release wakes this wait; a holder that was ended never releases, so its lease's end does.
+				await this.waitForChange(seen, Math.min(remainingMs, toMs(this.earliestLeaseEnd() - at)), budget.signal);
+				continue;
+			}
+			const startNs = this.reserveStart(at, toNs(remainingMs));
+			if (startNs === null) {
+				this.freeSlot(slot);
+				return {ok: false, problem: `the rate of ${this.limits.requests_per_minute} requests per minute leaves no turn before the deadline`};
+			}
+			if (startNs > at) await this.sleep(toMs(startNs - at), budget.signal);
+			// A pause that began while this request waited for its turn holds it too.
+			if (this.blocked(now()) !== null || budget.signal.aborted) {
+				this.freeSlot(slot);
+				continue;
+			}
+			return {ok: true, permit: this.permit(slot)};
+		}
+	}
+
+	/** Holds every request of the attempt for `ms` (a provider's Retry-After); a longer pause already set stands. */
+	pauseFor(ms: number): void {
+		this.raiseTo(paused, now() + toNs(ms));
+		this.announce();
+	}
+
+	private blocked(at: bigint): Blocked {
+		const pausedUntil = Atomics.load(this.times, paused);
+		const tokens = this.limits.tokens_per_minute === null ? 0n : Atomics.load(this.times, tokensOwed) - minuteNs;
+		if (pausedUntil <= at && tokens <= at) return null;
+		return pausedUntil >= tokens
+			? {untilNs: pausedUntil, why: 'the provider asked to wait'}
+			: {untilNs: tokens, why: `the rate of ${this.limits.tokens_per_minute} tokens per minute holds requests`};
+	}
+
+	/** A free connection (or one whose holder's lease ran out), or null when none is; -1 when connections are unlimited. */
+	private claimSlot(at: bigint, leaseEnd: bigint): number | null {
+		if (this.slots === 0) return -1;
+		for (let slot = firstSlot; slot < firstSlot + this.slots; slot += 1) {
+			const held = Atomics.load(this.times, slot);
+			if (held <= at && Atomics.compareExchange(this.times, slot, held, leaseEnd) === held) return slot;
+		}
+		return null;
+	}
+
+	private earliestLeaseEnd(): bigint {
+		let earliest = Atomics.load(this.times, firstSlot);
+		for (let slot = firstSlot + 1; slot < firstSlot + this.slots; slot += 1) {
+			const held = Atomics.load(this.times, slot);
+			if (held < earliest) earliest = held;
+		}
+		return earliest;
+	}
+
+	private freeSlot(slot: number): void {
+		if (slot < 0) return;
+		Atomics.store(this.times, slot, 0n);
+		this.announce();
+	}
+
+	/** The start time reserved for this request: requests are spaced a minute / rate apart. Null past `withinNs`. */
+	private reserveStart(at: bigint, withinNs: bigint): bigint | null {
+		const rate = this.limits.requests_per_minute;
+		if (rate === null) return at;
+		const spacing = minuteNs / BigInt(rate);
+		for (;;) {
+			const next = Atomics.load(this.times, nextRequest);
+			const start = next > at ? next : at;
+			if (start - at > withinNs) return null;
+			if (Atomics.compareExchange(this.times, nextRequest, next, start + spacing) === next) return start;
+		}
+	}
+
+	private permit(slot: number): Permit {
+		let released = false;
+		return {
+			release: (tokens: number) => {
+				if (released) return;
+				released = true;
+				this.owe(tokens);
+				this.freeSlot(slot);
+			},
+		};
+	}
+
+	/** Tokens are paid back at the allowed rate; requests wait while more than a minute's worth is owed. */
+	private owe(tokens: number): void {
+		const rate = this.limits.tokens_per_minute;
+		if (rate === null || tokens <= 0) return;
+		const cost = (BigInt(Math.ceil(tokens)) * minuteNs) / BigInt(rate);
+		for (;;) {
+			const owed = Atomics.load(this.times, tokensOwed);
+			const at = now();
+			const from = owed > at ? owed : at;
+			if (Atomics.compareExchange(this.times, tokensOwed, owed, from + cost) === owed) return;
+		}
+	}
+
+	private raiseTo(index: number, value: bigint): void {
+		for (;;) {
+			const current = Atomics.load(this.times, index);
+			if (current >= value || Atomics.compareExchange(this.times, index, current, value) === current) return;
+		}
+	}
+
+	/** Wakes every waiter, in every thread, to look again. */
+	private announce(): void {
+		Atomics.add(this.changes, 0, 1);
+		Atomics.notify(this.changes, 0);
+	}
+
+	/** Until another thread announces a change, `ms` pass, or the signal aborts. */
+	private async waitForChange(seen: number, ms: number, signal: AbortSignal): Promise<void> {
+		const waiting = Atomics.waitAsync(this.changes, 0, seen, Math.max(0, ms));
+		if (!waiting.async) return;
+		// A pending waitAsync does not keep Node's event loop alive; the timer does.
+		const stop = new AbortController();
+		const timer = this.sleep(ms, AbortSignal.any([signal, stop.signal]));
+		await Promise.race([waiting.value, timer]);
+		stop.abort();
+	}
+
+	private sleep(ms: number, signal: AbortSignal): Promise<void> {
+		return new Promise(resolve => {
+			if (signal.aborted) return resolve();
+			const done = (): void => {
+				clearTimeout(timer);
+				signal.removeEventListener('abort', done);
+				resolve();
+			};
+			const timer = setTimeout(done, Math.max(0, ms));
+			signal.addEventListener('abort', done, {once: true});
+		});
+	}
+}

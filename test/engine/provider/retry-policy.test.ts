@@ -1,0 +1,37 @@
+import t from 'tap';
+import {EngineError} from '../../../engine/engine-error.js';
+import type {RequestFailure} from '../../../engine/provider/model-request.js';
+import {backoff, backoffMs, isRetryable, minimumAttemptMs, planRetry} from '../../../engine/provider/retry-policy.js';
+
+function statusFailure(status: number, headers: Record<string, string> = {}): RequestFailure {
+	return {error: new EngineError(status === 401 || status === 403 ? 'auth' : 'provider', `HTTP ${status}`), usageUnknown: false, kind: 'status', status, headers: new Headers(headers)};
+}
+
+const lost = (kind: RequestFailure['kind']): RequestFailure => ({error: new EngineError('provider', kind), usageUnknown: true, kind, status: null, headers: null});
+
+t.test('what is retried: rate limits, conflicts, request timeouts, server errors, lost connections, slow requests', async t => {
+	t.same([408, 409, 429, 500, 502, 503, 504, 529].map(status => isRetryable(statusFailure(status))), Array(8).fill(true));
+	t.same([400, 401, 403, 404, 422].map(status => isRetryable(statusFailure(status))), Array(5).fill(false), 'never 400/401/403/404');
+	t.same([lost('connection'), lost('request_timeout')].map(isRetryable), [true, true]);
+	t.same([lost('ended'), lost('answer')].map(isRetryable), [false, false], 'not the deadline, not a garbled answer');
+});
+
+t.test('backoff doubles per retry up to its cap, jittered between half the ceiling and the ceiling', async t => {
+	t.same([0, 1, 2, 3].map(retry => backoffMs(retry, () => 0)), [250, 500, 1000, 2000]);
+	t.same([0, 1, 2, 3].map(retry => backoffMs(retry, () => 1)), [500, 1000, 2000, 4000]);
+	t.equal(backoffMs(30, () => 1), backoff.capMs);
+	const draws = Array.from({length: 50}, () => backoffMs(2));
+	t.ok(draws.every(ms => ms >= 1000 && ms <= 2000));
+	t.ok(new Set(draws).size > 40, 'the jitter spreads retries apart');
+});
+
+t.test('the provider\'s advice is waited, never less, and never past the deadline', async t => {
+	const plan = planRetry(statusFailure(429, {'retry-after': '3'}), 0, 60_000, () => 0.5);
+	t.match(plan, {retry: true, advisedMs: 3000});
+	t.ok(plan.retry && plan.waitMs >= 3000 && plan.waitMs <= 3250);
+	t.match(planRetry(statusFailure(429, {'retry-after': '3'}), 0, 3000, () => 0.5), {retry: false, why: 'no_time'}, 'a wait that would pass the deadline is not started');
+	t.match(planRetry(statusFailure(503), 0, 400 + minimumAttemptMs, () => 0), {retry: true, waitMs: 250});
+	t.match(planRetry(statusFailure(503), 0, 200 + minimumAttemptMs, () => 0), {retry: false, why: 'no_time'}, 'a retry needs time for the request itself');
+	t.match(planRetry(statusFailure(401), 0, 60_000), {retry: false, why: 'final'});
+	t.match(planRetry(statusFailure(503, {'retry-after': '0'}), 3, 60_000, () => 0), {retry: true, waitMs: 2000}, 'the backoff holds when the advice is shorter');
+});
