@@ -11,7 +11,7 @@ function passed(index: number, id: string, turns: number, tokens: number | null)
 	return {
 		index, task_id: id, evidence: {result: `tasks/00${index + 1}-${id}/result.json`}, wall_ms: 100 * (index + 1),
 		status: 'passed', reason: null, message: null, grade: {passed: true, score: 1, details: 'ok'},
-		outcome: {status: 'done', reason: null, message: null, steps: turns, usage, final_text: 'done', stopped_by: null}, usage,
+		outcome: {status: 'done', reason: null, message: null, steps: turns, usage, final_text: 'done', stopped_by: null, time: null, infrastructure: null}, usage,
 	};
 }
 

@@ -15,7 +15,7 @@ t.test('a task that never ran is failed with its reason and knows nothing else: 
 
 t.test('what a failed task did get to do is kept, and the failure is never graded', async t => {
 	const usage = {turns: 2, input_tokens: 10, output_tokens: 5, cache_read_tokens: null, cache_write_tokens: null, total_tokens: 15, cost_usd: null};
-	const outcome = {status: 'failed' as const, reason: 'timeout' as const, message: 'deadline', steps: 2, usage, final_text: null, stopped_by: null};
+	const outcome = {status: 'failed' as const, reason: 'timeout' as const, message: 'deadline', steps: 2, usage, final_text: null, stopped_by: null, time: null, infrastructure: null};
 	const result = failedResult(0, 'a', {reason: 'timeout', message: 'deadline'}, {wall_ms: 1200, outcome, usage, evidence: {runtime_locations: 'tasks/001-a/runtime-locations.json'}});
 	t.same(TaskResult.parse(result), result);
 	t.equal(result.wall_ms, 1200);
