@@ -11,6 +11,7 @@ import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
 import type {AttemptContext} from './open-attempt.js';
 import {startProvider, type ProviderService} from './start-provider.js';
 import {inProcessExecutor, type TaskExecutor} from './task-execution.js';
+import {createProviderLimiter, type ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
 
 /** Either the tasks may run against this provider, or the first reason the whole denominator fails instead. */
 export type Readiness =
@@ -38,7 +39,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir)) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
-	const executor = host.session === null ? inProcessExecutor(candidate.snapshot) : hostExecutor(host.session);
+	const executor = host.session === null ? inProcessExecutor(candidate.snapshot, limiterOf(attempt.plan)) : hostExecutor(host.session);
 	// The threads load the engine while the provider finishes starting.
 	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);
@@ -101,4 +102,9 @@ async function warmedOrClosed(warming: Promise<Settled<void>> | null, services: 
 
 function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	return promise.then(value => ({value}), (error: Error) => ({error}));
+}
+
+/** One limiter for the whole attempt, so a rate limit slows every task together; none when the plan froze no limits. */
+function limiterOf(plan: AttemptContext['plan']): ProviderLimiterShare | null {
+	return plan.provider_limits === undefined ? null : createProviderLimiter(plan.provider_limits);
 }

@@ -1,6 +1,7 @@
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
+import type {ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
 import {TaskPool, type PoolRun} from './task-pool.js';
@@ -36,8 +37,11 @@ export interface TaskExecutor {
 /** Slack past the engine's own timeout before the supervisor ends the thread itself. */
 const deadlineSlackMs = 2000;
 
-/** The piscina pool: one worker thread per lane, the engine (and candidate) loaded in the supervisor's process. */
-export function inProcessExecutor(candidate: CandidateSnapshot | null): TaskExecutor {
+/**
+ * The piscina pool: one worker thread per lane, the engine (and candidate) loaded in the supervisor's process.
+ * Every task draws from the attempt's one provider limiter, when the plan froze limits.
+ */
+export function inProcessExecutor(candidate: CandidateSnapshot | null, limiter: ProviderLimiterShare | null = null): TaskExecutor {
 	let pool: TaskPool | null = null;
 	return {
 		timing: 'in-process',
@@ -55,6 +59,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null): TaskExec
 				maxSteps: job.maxSteps,
 				timeoutMs: job.timeoutMs,
 				candidate,
+				...(limiter === null ? {} : {limiter}),
 			}, {deadlineMs: job.timeoutMs + deadlineSlackMs, signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},

@@ -10,9 +10,9 @@ import {resolveSelection} from '../plan/task-selection.js';
 import {UsageError} from '../input-error.js';
 import {failedExit, fail, okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
-import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
+import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderFlags} from './provider-flags.js';
 
-interface EvalFlags extends ProviderFlags {
+interface EvalFlags extends ProviderFlags, LimitFlags {
 	task: string;
 	repeat: string;
 	experimentPolicy?: string;
@@ -36,8 +36,8 @@ export function registerEval(program: Command): void {
 	const command = program
 		.command('eval')
 		.description('freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks');
-	// The provider and budgets are frozen into the plan with --freeze.
-	addProviderOptions(command)
+	// The provider, its limits and the budgets are frozen into the plan with --freeze.
+	addLimitOptions(addProviderOptions(command))
 		.option('--task <ids>', 'all, or a comma list of task ids', 'all')
 		.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
 		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze')
@@ -89,6 +89,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const plan = await buildPlan({
 		provider,
+		limits: readLimitFlags(flags),
 		selection: flags.task,
 		repeat,
 		maxSteps,

@@ -1,5 +1,6 @@
 import {Option, type Command} from 'commander';
 import type {PlanProvider} from '../plan/plan-schema.js';
+import type {ProviderLimits} from '../../engine/index.js';
 import {UsageError} from '../input-error.js';
 import {positiveDuration, positiveInteger} from './parse-units.js';
 
@@ -57,4 +58,32 @@ function providerOf(flags: ProviderFlags): PlanProvider {
 	const keyEnv = flags.apiKeyEnv.trim();
 	if (keyEnv !== '' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) throw new UsageError(`--api-key-env ${flags.apiKeyEnv} is not an environment variable name`);
 	return {kind: 'openai-compatible', model: flags.model, base_url: flags.baseUrl, api_key_env: keyEnv === '' ? null : keyEnv, reasoning_effort: flags.reasoningEffort ?? null};
+}
+
+/** The limits flags as commander hands them over (freeze only: a plan holds them for both sides). */
+export interface LimitFlags {
+	maxConnections?: string;
+	requestsPerMinute?: string;
+	tokensPerMinute?: string;
+	requestTimeout?: string;
+}
+
+/** Adds the provider-limit options: how hard all the tasks of an attempt may drive the provider together. */
+export function addLimitOptions(command: Command): Command {
+	return command
+		.option('--max-connections <n>', 'provider limit: requests in flight at once, across all tasks of an attempt')
+		.option('--requests-per-minute <n>', 'provider limit: request starts per minute, spaced evenly')
+		.option('--tokens-per-minute <n>', 'provider limit: tokens per minute, counted from the answers\' usage')
+		.option('--request-timeout <duration>', 'provider limit: how long one request may take before it is retried (e.g. 60s)');
+}
+
+/** The frozen limits, or undefined when none is given (a plan without limits). */
+export function readLimitFlags(flags: LimitFlags): ProviderLimits | undefined {
+	const limits = {
+		max_connections: flags.maxConnections === undefined ? null : positiveInteger(flags.maxConnections, '--max-connections'),
+		requests_per_minute: flags.requestsPerMinute === undefined ? null : positiveInteger(flags.requestsPerMinute, '--requests-per-minute'),
+		tokens_per_minute: flags.tokensPerMinute === undefined ? null : positiveInteger(flags.tokensPerMinute, '--tokens-per-minute'),
+		request_timeout_ms: flags.requestTimeout === undefined ? null : positiveDuration(flags.requestTimeout, '--request-timeout'),
+	};
+	return Object.values(limits).every(value => value === null) ? undefined : limits;
 }

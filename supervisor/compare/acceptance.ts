@@ -1,9 +1,10 @@
 import {z} from 'zod';
 import type {AcceptancePolicy} from '../plan/experiment-policy.js';
 import type {Report} from '../attempt/report-schema.js';
+import {workingTimeOf} from './working-time.js';
 
 export const RuleCheck = z.object({
-	rule: z.enum(['verification', 'timing', 'require_all_pass', 'improvement', 'max_duration_ratio']),
+	rule: z.enum(['verification', 'timing', 'infrastructure', 'require_all_pass', 'improvement', 'max_duration_ratio']),
 	satisfied: z.boolean(),
 	message: z.string(),
 });
@@ -28,10 +29,12 @@ export interface WallTimes {
  * Without `wall`, the duration rule uses the reports' own supervisor-measured totals.
  */
 export function applyAcceptance(policy: AcceptancePolicy, baseline: Report, candidate: Report, wall?: WallTimes): AcceptanceResult {
-	const checks: RuleCheck[] = [];
+	const checks: RuleCheck[] = [infrastructure(baseline, candidate)];
 	if (policy.require_all_pass) checks.push(...allPass('baseline', baseline), ...allPass('candidate', candidate));
 	checks.push(improvement(policy.improvement, baseline, candidate));
-	const times = wall ?? {baseline: baseline.totals.wall_ms, candidate: candidate.totals.wall_ms, source: 'task wall time'};
+	const times = policy.duration === 'working'
+		? {baseline: workingTimeOf(baseline), candidate: workingTimeOf(candidate), source: 'working time (wall time less provider waits)'}
+		: wall ?? {baseline: baseline.totals.wall_ms, candidate: candidate.totals.wall_ms, source: 'task wall time'};
 	const ratio = durationRatio(times.baseline, times.candidate);
 	checks.push(ratio === null
 		? {rule: 'max_duration_ratio', satisfied: false, message: `${times.source} is unknown on one side, so the duration limit cannot be shown to hold`}
@@ -41,6 +44,16 @@ export function applyAcceptance(policy: AcceptancePolicy, baseline: Report, cand
 			message: `candidate ${times.source} ${ms(times.candidate)} is ${ratio.toFixed(2)}x the baseline's ${ms(times.baseline)} (limit ${policy.max_duration_ratio}x)`,
 		});
 	return {accepted: checks.every(check => check.satisfied), checks, duration_ratio: ratio};
+}
+
+/** A provider that stayed unavailable says nothing about either harness: any such task on either side means rerun. */
+function infrastructure(baseline: Report, candidate: Report): RuleCheck {
+	const failedBy = (report: Report): string[] => report.tasks.filter(task => task.outcome?.infrastructure === true).map(task => task.task_id);
+	const b = failedBy(baseline);
+	const c = failedBy(candidate);
+	if (b.length === 0 && c.length === 0) return {rule: 'infrastructure', satisfied: true, message: 'no infrastructure failures on either side'};
+	const list = (side: string, ids: string[]): string => `${side} ${ids.length === 0 ? 'none' : ids.join(', ')}`;
+	return {rule: 'infrastructure', satisfied: false, message: `infrastructure failures: rerun (the provider stayed unavailable: ${list('baseline', b)}; ${list('candidate', c)})`};
 }
 
 function allPass(side: 'baseline' | 'candidate', report: Report): RuleCheck[] {

@@ -12,6 +12,8 @@ export const AcceptancePolicy = z.object({
 	improvement: Improvement.default('turns-or-tokens'),
 	/** Candidate wall time may be at most this multiple of the baseline's (supervisor-measured). */
 	max_duration_ratio: z.number().positive().default(1.25),
+	/** The time the ratio compares: `wall`, or `working` (wall time less the waits on the provider's limits and retries). */
+	duration: z.enum(['wall', 'working']).default('wall'),
 }).strict();
 export type AcceptancePolicy = z.infer<typeof AcceptancePolicy>;
 

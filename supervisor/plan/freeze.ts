@@ -1,4 +1,5 @@
 import type {TaskDefinition} from '../../tasks/index.js';
+import type {ProviderLimits} from '../../engine/index.js';
 import {loadConfiguration} from './configuration.js';
 import {loadExperimentPolicy} from './experiment-policy.js';
 import {hlabVersion} from './hlab-version.js';
@@ -11,6 +12,8 @@ import {writeJson} from '../../files/write-json.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
+	/** Frozen limits on the provider for all tasks of an attempt together; none when absent. */
+	limits?: ProviderLimits;
 	/** `all` or a comma list of ids; ignored with a controller, which owns the task list. */
 	selection: string;
 	/** Trials per selected task (default 1); a controller plan cannot repeat. */
@@ -54,6 +57,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		tasks: planTasks,
 		...identities,
 		provider: options.provider,
+		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
@@ -73,7 +77,13 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 			? `  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`
 			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
+		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
 	].join('\n');
+}
+
+function limitsText(limits: ProviderLimits): string {
+	const parts = Object.entries(limits).filter(([, value]) => value !== null).map(([name, value]) => `${name} ${value}`);
+	return parts.join(', ');
 }

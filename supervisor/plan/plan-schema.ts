@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {ProviderLimits} from '../../engine/provider/provider-limits.js';
 import {ExperimentPolicy} from './experiment-policy.js';
 import {PackageFingerprint} from './fingerprints.js';
 import {Configuration} from './configuration.js';
@@ -56,6 +57,8 @@ export const Plan = z.object({
 	/** Everything that grades and decides: the tasks' files and the module graph of the graders and deciding code, or the pinned controller. */
 	scorer: z.object({kind: z.enum(['builtin', 'controller']), digest: z.string(), files: FileDigests}),
 	provider: PlanProvider,
+	/** How hard the attempt may drive the provider, all tasks together (absent: no limits). */
+	provider_limits: ProviderLimits.optional(),
 	configuration: z.object({path: z.string().nullable(), digest: z.string(), value: Configuration}),
 	composition: z.object({modules: z.array(z.string()), packages: z.array(PackageFingerprint), digest: z.string()}),
 	tool_versions: z.record(z.string(), z.string().nullable()),

@@ -78,3 +78,35 @@ t.test('a supervised side with a task that never launched has an unknown wall ti
 	t.equal(result.duration_ratio, null);
 	t.equal(result.checks.find(check => check.rule === 'max_duration_ratio')?.satisfied, false);
 });
+
+/** A task whose engine waited on the provider: `waits` ms of its wall time were rate limits and retries. */
+function waited(index: number, wall: number, waits: number | null, infrastructure: boolean | null = false): TaskResult {
+	const base = task(index, true, 4, 400, wall);
+	const time = waits === null ? null : {requests: 3, retries: 2, limiter_wait_ms: waits / 2, retry_wait_ms: waits / 2, wall_ms: wall, working_ms: wall - waits};
+	return {...base, outcome: {status: 'done', reason: null, message: null, steps: 4, usage: base.usage!, final_text: 'done', stopped_by: null, time, infrastructure}};
+}
+
+t.test('an infrastructure failure on either side rejects with "rerun", never as the harness\'s fault', async t => {
+	const base = report('baseline', [waited(0, 100, 0), waited(1, 100, 0)]);
+	const unlucky = report('candidate', [waited(0, 90, 0), {...waited(1, 8000, 7900, true), status: 'failed', reason: 'provider', message: 'the provider stayed unavailable'}]);
+	const result = applyAcceptance(policy({improvement: 'non-regression'}), base, unlucky);
+	t.equal(result.accepted, false);
+	const check = result.checks.find(item => item.rule === 'infrastructure')!;
+	t.equal(check.satisfied, false);
+	t.match(check.message, /^infrastructure failures: rerun .*baseline none; candidate t1/);
+	t.equal(applyAcceptance(policy({improvement: 'non-regression'}), base, base).checks.find(item => item.rule === 'infrastructure')?.satisfied, true);
+});
+
+t.test('duration "working" compares wall time less provider waits, and says so', async t => {
+	// The candidate ran while the endpoint rate-limited it: 1,600 ms of wall time, 1,000 of them waiting.
+	const base = report('baseline', [waited(0, 500, 0)]);
+	const limited = report('candidate', [waited(0, 1600, 1000)]);
+	const wall = applyAcceptance(policy({improvement: 'non-regression'}), base, limited);
+	t.equal(wall.accepted, false, 'on wall time the unlucky candidate looks 3.2x slower');
+	const working = applyAcceptance(policy({improvement: 'non-regression', duration: 'working'}), base, limited);
+	t.equal(working.duration_ratio, 1.2);
+	t.equal(working.accepted, true);
+	t.match(working.checks.find(check => check.rule === 'max_duration_ratio')?.message, /working time .*600 ms is 1\.20x the baseline's 500 ms/);
+	const unknown = applyAcceptance(policy({improvement: 'non-regression', duration: 'working'}), base, report('candidate', [waited(0, 600, null)]));
+	t.equal(unknown.checks.find(check => check.rule === 'max_duration_ratio')?.satisfied, false, 'unknown waits never give a working time');
+});
