@@ -7,10 +7,9 @@ import {salesReport} from './sales_report/task.js';
 import {testFailureFix} from './test_failure_fix/task.js';
 import type {TaskDefinition} from './task-definition.js';
 
-export {Grade, type GradeOptions, type TaskDefinition} from './task-definition.js';
+export {Grade, type TaskDefinition} from './task-definition.js';
 export {missingTools} from './required-tools.js';
-export type {ReferenceScript, ToolRequest} from './reference/reference-script.js';
-export {parseCommandObservation, type CommandObservation} from './reference/observations.js';
+export type {ReferenceScript} from './reference/reference-script.js';
 
 /** The built-in suite, in its fixed order. */
 export const builtinTasks: TaskDefinition[] = [

@@ -1,3 +1,3 @@
-export {runOneTask, type RunOneOptions} from './run-one-task.js';
-export {AgentRun, agentRunSchema} from './agent-run.js';
+/** hlab agent: one task, through the attempt's own pieces. */
+export {runOneTask} from './run-one-task.js';
 export {agentRunSummary} from './agent-run-summary.js';
