@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import type {AcceptancePolicy} from '../plan/experiment-policy.js';
 import type {Report} from '../attempt/report-schema.js';
+import {significantImprovement} from './significant-improvement.js';
 import {workingTimeOf} from './working-time.js';
 
 export const RuleCheck = z.object({
@@ -31,7 +32,9 @@ export interface WallTimes {
 export function applyAcceptance(policy: AcceptancePolicy, baseline: Report, candidate: Report, wall?: WallTimes): AcceptanceResult {
 	const checks: RuleCheck[] = [infrastructure(baseline, candidate)];
 	if (policy.require_all_pass) checks.push(...allPass('baseline', baseline), ...allPass('candidate', candidate));
-	checks.push(improvement(policy.improvement, baseline, candidate));
+	checks.push(policy.min_confidence === null
+		? improvement(policy.improvement, baseline, candidate)
+		: {rule: 'improvement', ...significantImprovement(policy.improvement, policy.min_confidence, baseline, candidate)});
 	const times = policy.duration === 'working'
 		? {baseline: workingTimeOf(baseline), candidate: workingTimeOf(candidate), source: 'working time (wall time less provider waits)'}
 		: wall ?? {baseline: baseline.totals.wall_ms, candidate: candidate.totals.wall_ms, source: 'task wall time'};

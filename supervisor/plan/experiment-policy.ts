@@ -14,6 +14,11 @@ export const AcceptancePolicy = z.object({
 	max_duration_ratio: z.number().positive().default(1.25),
 	/** The time the ratio compares: `wall`, or `working` (wall time less the waits on the provider's limits and retries). */
 	duration: z.enum(['wall', 'working']).default('wall'),
+	/**
+	 * With repeated trials: an improvement or a regression counts only when it is significant at this level (an exact
+	 * sign test on pass/fail pairs, a seeded bootstrap interval for turns and tokens). Null judges the sums alone.
+	 */
+	min_confidence: z.number().gt(0).lt(1).nullable().default(null),
 }).strict();
 export type AcceptancePolicy = z.infer<typeof AcceptancePolicy>;
 

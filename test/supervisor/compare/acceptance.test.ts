@@ -110,3 +110,46 @@ t.test('duration "working" compares wall time less provider waits, and says so',
 	const unknown = applyAcceptance(policy({improvement: 'non-regression', duration: 'working'}), base, report('candidate', [waited(0, 600, null)]));
 	t.equal(unknown.checks.find(check => check.rule === 'max_duration_ratio')?.satisfied, false, 'unknown waits never give a working time');
 });
+
+/** `trials` entries `<id>#k` per task, passing where `passes(task, trial)` says so. */
+function trials(tasks: number, trialsPerTask: number, passes: (task: number, trial: number) => boolean, turns = 4): TaskResult[] {
+	const results: TaskResult[] = [];
+	for (let trial = 1; trial <= trialsPerTask; trial += 1) {
+		for (let id = 0; id < tasks; id += 1) {
+			const index = results.length;
+			results.push({...task(index, passes(id, trial), turns, 400, 100), task_id: `t${id}#${trial}`});
+		}
+	}
+	return results;
+}
+
+t.test('with min_confidence, a candidate that wins by one trial on one task is not significant and not accepted', async t => {
+	const base = report('baseline', trials(4, 5, () => false));
+	const oneMore = report('candidate', trials(4, 5, (task, trial) => task === 0 && trial === 1));
+	const loose = applyAcceptance(policy({improvement: 'quality', require_all_pass: false}), base, oneMore);
+	t.equal(loose.accepted, true, 'on the sums alone one more pass is a gain');
+	const strict = applyAcceptance(policy({improvement: 'quality', require_all_pass: false, min_confidence: 0.95}), base, oneMore);
+	t.equal(strict.accepted, false);
+	t.match(strict.checks.find(check => check.rule === 'improvement')?.message, /no significant gain in passes at 95%: candidate alone passed 1, baseline alone 0 of 20 pairs, exact sign test p = 1\.00/);
+});
+
+t.test('with min_confidence, a candidate that wins on most trials of most tasks is accepted, with its numbers', async t => {
+	const base = report('baseline', trials(4, 5, () => false));
+	const broad = report('candidate', trials(4, 5, (task, trial) => task < 3 && trial > 1));
+	const result = applyAcceptance(policy({improvement: 'quality', require_all_pass: false, min_confidence: 0.95}), base, broad);
+	t.equal(result.accepted, true, result.checks.map(check => check.message).join('\n'));
+	t.match(result.checks.find(check => check.rule === 'improvement')?.message, /more passes, significant at 95%: candidate alone passed 12, baseline alone 0 of 20 pairs, exact sign test p = 0\.000488/);
+});
+
+t.test('with min_confidence, fewer turns count only when the interval of the paired difference is below zero', async t => {
+	const base = report('baseline', trials(3, 4, () => true, 5));
+	const clearlyFewer = report('candidate', trials(3, 4, () => true, 3));
+	const fewer = applyAcceptance(policy({improvement: 'turns', min_confidence: 0.95}), base, clearlyFewer);
+	t.equal(fewer.accepted, true, fewer.checks.map(check => check.message).join('\n'));
+	t.match(fewer.checks.find(check => check.rule === 'improvement')?.message, /turns: fewer, significant at 95%: mean difference -2\.00 per trial/);
+	// One trial of twelve a turn shorter: the sums improve, the interval still reaches zero.
+	const barely = report('candidate', trials(3, 4, () => true, 5).map((item, index) => index === 0 ? {...item, usage: {...item.usage!, turns: 4}} : item));
+	const verdict = applyAcceptance(policy({improvement: 'turns', min_confidence: 0.95}), base, {...barely, totals: totalsOf(barely.tasks)});
+	t.equal(verdict.accepted, false);
+	t.match(verdict.checks.find(check => check.rule === 'improvement')?.message, /not significantly fewer at 95%/);
+});

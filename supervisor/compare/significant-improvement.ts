@@ -1,0 +1,58 @@
+import type {AcceptancePolicy} from '../plan/experiment-policy.js';
+import type {Report} from '../attempt/report-schema.js';
+import {pairedStatistics, type PairedInterval, type PairedStatistics} from './statistics.js';
+
+type Verdict = {satisfied: boolean; message: string};
+
+/**
+ * The improvement rule when the policy sets `min_confidence`: a difference counts only when the paired statistics
+ * over tasks × trials show it at that level, and every message carries the numbers it was judged on.
+ */
+export function significantImprovement(kind: AcceptancePolicy['improvement'], confidence: number, baseline: Report, candidate: Report): Verdict {
+	const statistics = pairedStatistics(baseline, candidate, {confidence});
+	const turns = fewer('turns', statistics, interval(statistics, 'turns'));
+	const tokens = fewer('total tokens', statistics, interval(statistics, 'total_tokens'));
+	switch (kind) {
+		case 'turns': return turns;
+		case 'tokens': return tokens;
+		case 'turns-or-tokens': return {satisfied: turns.satisfied || tokens.satisfied, message: `${turns.message}; ${tokens.message}`};
+		case 'quality': return morePasses(statistics);
+		case 'non-regression': return noSignificantRegression(statistics);
+	}
+}
+
+function interval(statistics: PairedStatistics, metric: PairedInterval['metric']): PairedInterval {
+	return statistics.differences.find(item => item.metric === metric)!;
+}
+
+const level = (statistics: PairedStatistics): string => `${Math.round(statistics.confidence * 100)}%`;
+
+/** Fewer only when the whole interval of the mean paired difference (candidate minus baseline) is below zero. */
+function fewer(what: string, statistics: PairedStatistics, difference: PairedInterval): Verdict {
+	if (difference.low === null || difference.high === null || difference.mean_difference === null) {
+		return {satisfied: false, message: `${what}: no pair with both sides known (${difference.left_out} left out), which cannot show an improvement`};
+	}
+	const numbers = `mean difference ${difference.mean_difference.toFixed(2)} per trial, ${level(statistics)} interval [${difference.low.toFixed(2)}, ${difference.high.toFixed(2)}] over ${difference.pairs} pairs${difference.left_out > 0 ? ` (${difference.left_out} unknown left out)` : ''}`;
+	return difference.high < 0
+		? {satisfied: true, message: `${what}: fewer, significant at ${level(statistics)}: ${numbers}`}
+		: {satisfied: false, message: `${what}: not significantly fewer at ${level(statistics)}: ${numbers}`};
+}
+
+function signNumbers(statistics: PairedStatistics): string {
+	const test = statistics.pass_fail;
+	return `candidate alone passed ${test.candidate_only}, baseline alone ${test.baseline_only} of ${test.pairs} pairs, exact sign test p = ${test.p_value.toPrecision(3)}`;
+}
+
+function morePasses(statistics: PairedStatistics): Verdict {
+	const test = statistics.pass_fail;
+	return test.significant && test.favours === 'candidate'
+		? {satisfied: true, message: `quality: more passes, significant at ${level(statistics)}: ${signNumbers(statistics)}`}
+		: {satisfied: false, message: `quality: no significant gain in passes at ${level(statistics)}: ${signNumbers(statistics)}`};
+}
+
+function noSignificantRegression(statistics: PairedStatistics): Verdict {
+	const test = statistics.pass_fail;
+	return test.significant && test.favours === 'baseline'
+		? {satisfied: false, message: `non-regression: the candidate passes significantly less at ${level(statistics)}: ${signNumbers(statistics)}`}
+		: {satisfied: true, message: `non-regression: no significant regression at ${level(statistics)}: ${signNumbers(statistics)}`};
+}
