@@ -21,13 +21,15 @@ export interface CleanupCheckOptions {
  * (not the supervisor's own account) for any member still running.
  */
 export async function runCleanupCheck(options: CleanupCheckOptions): Promise<CleanupCheckResult> {
-	await mkdir(path.dirname(path.resolve(options.outputDir)), {recursive: true});
-	await mkdir(options.outputDir); // Refuses an existing directory (EEXIST).
+	// Absolute, because each scenario runs in its own folder and is handed paths inside this one.
+	const out = path.resolve(options.outputDir);
+	await mkdir(path.dirname(out), {recursive: true});
+	await mkdir(out); // Refuses an existing directory (EEXIST).
 	const scenarios = cleanupScenarios.filter(scenario => !options.only || options.only.includes(scenario.name));
 	// HLAB_CONTAINMENT forces a backend, so that each can be checked on one machine.
 	const containment = chooseContainment();
 	const results: ScenarioResult[] = [];
-	for (const scenario of scenarios) results.push(await runScenario(scenario, containment, options));
+	for (const scenario of scenarios) results.push(await runScenario(scenario, containment, out, options));
 	const result = CleanupCheckResult.parse({
 		schema: checkResultSchema,
 		check: 'process-cleanup',
@@ -37,12 +39,12 @@ export async function runCleanupCheck(options: CleanupCheckOptions): Promise<Cle
 		passed: results.every(scenario => scenario.passed),
 		scenarios: results,
 	});
-	await writeFile(path.join(options.outputDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+	await writeFile(path.join(out, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
 	return result;
 }
 
-async function runScenario(scenario: CleanupScenario, containment: Containment, options: CleanupCheckOptions): Promise<ScenarioResult> {
-	const dir = path.join(options.outputDir, scenario.name);
+async function runScenario(scenario: CleanupScenario, containment: Containment, out: string, options: CleanupCheckOptions): Promise<ScenarioResult> {
+	const dir = path.join(out, scenario.name);
 	await mkdir(dir);
 	const pidFile = path.join(dir, 'pids');
 	await writeFile(pidFile, '');

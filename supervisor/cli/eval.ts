@@ -11,6 +11,7 @@ import {UsageError} from '../input-error.js';
 import {failedExit, fail, okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
 import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
+import {absolutePath, absolutePaths} from './path-option.js';
 
 interface EvalFlags extends ProviderFlags {
 	task: string;
@@ -25,7 +26,7 @@ interface EvalFlags extends ProviderFlags {
 	side?: string;
 	artifacts?: string;
 	keepWorkdirs?: boolean;
-	compare?: string;
+	compare?: string[];
 	decisionOutput?: string;
 	recover?: string;
 	list?: boolean;
@@ -40,19 +41,19 @@ export function registerEval(program: Command): void {
 	addProviderOptions(command)
 		.option('--task <ids>', 'all, or a comma list of task ids', 'all')
 		.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
-		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze')
-		.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)')
-		.option('--config <file>', `configuration file (default: ./harness-lab.config.json when present)`)
-		.option('--freeze <plan.json>', 'write a plan; makes no model call')
-		.option('--plan <plan.json>', 'run one attempt of this plan')
-		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot')
-		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group')
+		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze', absolutePath)
+		.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)', absolutePath)
+		.option('--config <file>', `configuration file (default: ./harness-lab.config.json when present)`, absolutePath)
+		.option('--freeze <plan.json>', 'write a plan; makes no model call', absolutePath)
+		.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath)
+		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
+		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
 		.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
-		.option('--artifacts <dir>', 'new evidence directory of the attempt')
+		.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
-		.option('--compare <baseline,candidate>', 'compare two report.json files')
-		.option('--decision-output <file>', 'write the decision here (never overwrites)')
-		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one')
+		.option('--compare <baseline,candidate>', 'compare two report.json files', absolutePaths)
+		.option('--decision-output <file>', 'write the decision here (never overwrites)', absolutePath)
+		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one', absolutePath)
 		.option('--list', 'print the tasks a selection resolves to')
 		.option('--json', 'print one JSON document instead of the summary')
 		.action(async (flags: EvalFlags) => {
@@ -135,7 +136,7 @@ async function run(flags: EvalFlags): Promise<number> {
 }
 
 async function compare(flags: EvalFlags): Promise<number> {
-	const paths = flags.compare!.split(',').map(path => path.trim()).filter(path => path.length > 0);
+	const paths = flags.compare!;
 	if (paths.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
 	const decision = await compareReports(paths[0]!, paths[1]!);
 	if (flags.decisionOutput) await writeDecision(flags.decisionOutput, decision);
