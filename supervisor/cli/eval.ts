@@ -3,12 +3,13 @@ import {Command} from 'commander';
 import {runAttempt} from '../attempt/run-attempt.js';
 import {recoverAttempt} from '../attempt/recover.js';
 import {recoverySummary, reportSummary} from '../attempt/report-summary.js';
-import {compareReports, writeDecision} from '../compare/compare-reports.js';
+import {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} from '../compare/compare-reports.js';
 import {decisionSummary} from '../compare/decision-summary.js';
+import type {Decision} from '../compare/decision-schema.js';
 import {buildPlan, frozenPlanSummary, writePlan} from '../plan/freeze.js';
 import {resolveSelection} from '../plan/task-selection.js';
 import {UsageError} from '../input-error.js';
-import {failedExit, fail, okExit} from './exit-codes.js';
+import {failedExit, fail, okExit, reviseExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
 import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
 import {absolutePath, absolutePaths} from './path-option.js';
@@ -138,12 +139,23 @@ async function run(flags: EvalFlags): Promise<number> {
 async function compare(flags: EvalFlags): Promise<number> {
 	const paths = flags.compare!;
 	if (paths.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
-	const decision = await compareReports(paths[0]!, paths[1]!);
-	if (flags.decisionOutput) await writeDecision(flags.decisionOutput, decision);
+	const output = flags.decisionOutput ?? null;
+	// Refused before any controller call: a decision is never overwritten, so there is nothing to decide.
+	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
+	const decision = await compareReports(paths[0]!, paths[1]!, {evidenceDir: output === null ? null : compareEvidenceDir(output)});
+	if (output !== null) await writeDecision(output, decision);
 	print(flags, decisionSummary(decision, flags.decisionOutput ?? null), decision);
 	// A refused timing is said on stderr too, so a script sees why no duration was compared.
 	if (decision.timing?.kind === 'refused') fail(`comparison refused (${decision.timing.reason}): ${decision.timing.message}`, failedExit);
-	return decision.decision === 'accept' ? okExit : failedExit;
+	return exitOf(decision.decision);
+}
+
+function exitOf(decision: Decision['decision']): number {
+	switch (decision) {
+		case 'accept': return okExit;
+		case 'revise': return reviseExit;
+		case 'reject': return failedExit;
+	}
 }
 
 async function recover(flags: EvalFlags): Promise<number> {

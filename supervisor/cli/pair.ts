@@ -1,6 +1,6 @@
 import {Option, type Command} from 'commander';
 import {pairSummary, runPair, type PairRecord} from '../pair/index.js';
-import {failedExit, okExit} from './exit-codes.js';
+import {failedExit, okExit, reviseExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
 import {absolutePath} from './path-option.js';
 
@@ -53,6 +53,7 @@ export function registerPair(program: Command): void {
 			}
 			if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
 			else process.stdout.write(pairSummary(record, flags.output));
-			process.exitCode = record.comparison?.decision === 'accept' && record.status === 'finished' ? okExit : failedExit;
+			const decision = record.status === 'finished' ? record.comparison?.decision : undefined;
+			process.exitCode = decision === 'accept' ? okExit : decision === 'revise' ? reviseExit : failedExit;
 		});
 }
