@@ -80,6 +80,7 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		schema: decisionSchema,
 		decided_at: new Date().toISOString(),
 		plan_digest: plan?.plan_digest ?? null,
+		hypothesis: plan?.hypothesis ?? null,
 		decision: outcome,
 		decided_by: plan?.controller == null ? 'builtin-rule' : 'controller',
 		checks,

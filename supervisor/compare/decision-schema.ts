@@ -41,6 +41,8 @@ export const Decision = z.object({
 	schema: z.literal(decisionSchema),
 	decided_at: z.string(),
 	plan_digest: z.string().nullable(),
+	/** The hypothesis frozen into the plan, null when it has none. */
+	hypothesis: z.string().nullable().default(null),
 	decision: DecisionOutcome,
 	/** The built-in rule for built-in plans; the pinned controller's `accept` for controller plans. Null in decisions written before controllers decided. */
 	decided_by: z.enum(['builtin-rule', 'controller']).nullable().default(null),
