@@ -4,10 +4,10 @@ import {ControllerIdentity} from '../../controller-protocol/index.js';
 import {createControllerClient, type ControllerClient} from '../controller/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {applyAcceptance, type RuleCheck} from './acceptance.js';
-import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome} from './decision-schema.js';
+import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome, type DecisionTiming} from './decision-schema.js';
 import {taskRows} from './table.js';
-import {readSide, verifyScorer, verifySides} from './verify-reports.js';
-import {rescoreWithController, type Rescores} from './controller-rescore.js';
+import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-reports.js';
+import {rescoreWithController} from './controller-rescore.js';
 import {acceptWithController} from './controller-accept.js';
 import {compareTiming} from './compare-timing.js';
 import {InputError} from '../input-error.js';
@@ -37,62 +37,59 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	const baseline = await readSide('baseline', baselinePath, readProblems);
 	const candidate = await readSide('candidate', candidatePath, readProblems);
 	const problems = [...readProblems, ...await verifySides(baseline, candidate)];
-	const comparable = problems.length === 0;
 	const plan = baseline.plan;
-	let client: ControllerClient | null = null;
-	let rescores: Rescores | null = null;
-	if (plan !== null && comparable) {
-		problems.push(...await verifyScorer(plan));
-		if (plan.controller !== null) {
-			client = await controllerClient(plan, options.evidenceDir ?? null);
-			const rescored = await rescoreWithController(plan, [baseline, candidate], client);
-			problems.push(...rescored.problems);
-			rescores = rescored.rescores;
-		}
-	}
+	// Re-scoring and the controller's accept need two reports that are at least the same experiment.
+	const controlled = plan !== null && plan.controller !== null && problems.length === 0 && baseline.report !== null && candidate.report !== null
+		? {plan, reports: {baseline: baseline.report, candidate: candidate.report}, client: await controllerClient(plan, options.evidenceDir ?? null)}
+		: null;
+	if (plan !== null && problems.length === 0) problems.push(...await verifyScorer(plan));
+	const rescored = controlled === null ? null : await rescoreWithController(controlled.plan, [baseline, candidate], controlled.client);
+	problems.push(...rescored?.problems ?? []);
+
 	const checks: RuleCheck[] = problems.map(message => ({rule: 'verification', satisfied: false, message}));
 	if (problems.length === 0) checks.unshift({rule: 'verification', satisfied: true, message: 'both reports verified: same plan, same ordered denominator, non-negative usage, cited evidence present'});
 	const timing = await compareTiming(baseline, candidate);
 	// A refused timing is a failed check of its own: no decision is taken on wall times that cannot be compared.
 	checks.push({rule: 'timing', satisfied: timing.kind !== 'refused', message: timing.kind === 'refused' ? `${timing.reason}: ${timing.message}` : `${timing.kind}: ${timing.message}`});
 	const verified = problems.length === 0 && timing.kind !== 'refused';
-	let ratio: number | null = null;
-	let controller: ControllerVerdict | null = null;
-	let outcome: DecisionOutcome;
-	if (client !== null && rescores !== null && baseline.report !== null && candidate.report !== null) {
+
+	let decided: {outcome: DecisionOutcome; ratio: number | null; controller: ControllerVerdict | null};
+	if (controlled !== null && rescored !== null) {
 		// Asked even when a re-score failed, so its answer is on record; it decides only over verified reports.
-		const asked = await acceptWithController(plan!, {baseline: baseline.report, candidate: candidate.report}, rescores, client);
-		controller = asked.verdict;
+		const asked = await acceptWithController(controlled.plan, controlled.reports, rescored.rescores, controlled.client);
 		checks.push(asked.check);
-		outcome = verified && controller.decision !== null ? controller.decision : 'reject';
+		decided = {outcome: verified && asked.verdict.decision !== null ? asked.verdict.decision : 'reject', ratio: null, controller: asked.verdict};
 	} else {
-		if (plan !== null && baseline.report !== null && candidate.report !== null && verified) {
-			const wall = timing.kind === 'supervised'
-				? {baseline: timing.baseline_wall_ms, candidate: timing.candidate_wall_ms, source: 'supervised host wall time (process.json)'}
-				: undefined;
-			const acceptance = applyAcceptance(plan.policy.acceptance, baseline.report, candidate.report, wall);
-			checks.push(...acceptance.checks);
-			ratio = acceptance.duration_ratio;
-		}
-		outcome = verified && checks.every(check => check.satisfied) && checks.length > 2 ? 'accept' : 'reject';
+		decided = {...decideByRule(verified ? plan : null, baseline, candidate, timing, checks), controller: null};
 	}
 	return Decision.parse({
 		schema: decisionSchema,
 		decided_at: new Date().toISOString(),
 		plan_digest: plan?.plan_digest ?? null,
 		hypothesis: plan?.hypothesis ?? null,
-		decision: outcome,
+		decision: decided.outcome,
 		decided_by: plan?.controller == null ? 'builtin-rule' : 'controller',
 		checks,
-		controller,
-		evidence: client === null ? null : options.evidenceDir ?? null,
+		controller: decided.controller,
+		evidence: controlled === null ? null : options.evidenceDir ?? null,
 		policy: plan?.policy.acceptance ?? null,
-		duration_ratio: ratio === null || !Number.isFinite(ratio) ? null : ratio,
+		duration_ratio: decided.ratio === null || !Number.isFinite(decided.ratio) ? null : decided.ratio,
 		timing,
 		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null},
 		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null},
 		tasks: taskRows(plan?.task_ids ?? baseline.report?.task_ids ?? [], baseline.report, candidate.report),
 	});
+}
+
+/** The built-in plans' decision: the frozen acceptance rule over verified reports (a null plan: not verified), appended to `checks`. */
+function decideByRule(plan: Plan | null, baseline: ReportSide, candidate: ReportSide, timing: DecisionTiming, checks: RuleCheck[]): {outcome: DecisionOutcome; ratio: number | null} {
+	if (plan === null || baseline.report === null || candidate.report === null) return {outcome: 'reject', ratio: null};
+	const wall = timing.kind === 'supervised'
+		? {baseline: timing.baseline_wall_ms, candidate: timing.candidate_wall_ms, source: 'supervised host wall time (process.json)'}
+		: undefined;
+	const acceptance = applyAcceptance(plan.policy.acceptance, baseline.report, candidate.report, wall);
+	checks.push(...acceptance.checks);
+	return {outcome: checks.every(check => check.satisfied) && checks.length > 2 ? 'accept' : 'reject', ratio: acceptance.duration_ratio};
 }
 
 /** One client for every call of this compare; its calls are kept in a new evidence folder when one is given. */
