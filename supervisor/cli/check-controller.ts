@@ -10,7 +10,7 @@ import {absolutePath} from './path-option.js';
 export function registerControllerCheck(check: Command): void {
 	check
 		.command('controller')
-		.description('with a controller plan and synthetic execution observations (no model call), verify that a fabricated success verdict cannot override the independent grader and that an edited candidate gets a new durable decision without overwriting the old one')
+		.description('with a controller plan and synthetic execution observations (no model call), verify that a fabricated success verdict cannot override the independent grader, that a side whose re-score failed cannot win whatever the controller answers, and that an edited candidate gets a new durable decision without overwriting the old one')
 		.requiredOption('--hlab <exe>', 'the hlab executable whose compare is checked', absolutePath)
 		.requiredOption('--plan <plan.json>', 'a plan frozen with --experiment-controller', absolutePath)
 		.requiredOption('--output <dir>', 'a new directory for result.json, observations and decisions', absolutePath)
