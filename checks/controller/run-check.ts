@@ -1,4 +1,5 @@
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {cp, mkdir, readdir, readFile, writeFile} from 'node:fs/promises';
+import {existsSync} from 'node:fs';
 import {join, relative, resolve} from 'node:path';
 import {z} from 'zod';
 import {ControllerIdentity, TasksResult} from '../../controller-protocol/index.js';
@@ -76,10 +77,12 @@ export async function runControllerCheck(options: ControllerCheckOptions): Promi
 
 	// The control: honest observations pass the compare's verification, so a rejection below is the grader's doing.
 	const control = await compare(hlab, baseline, honest, join(decisions, 'decision-1.json'), out);
-	steps.push(stepOf('honest-control', 'honest synthetic observations pass verification and get a durable decision', [
+	steps.push(stepOf('honest-control', 'honest synthetic observations pass verification and get a durable decision from the pinned controller, whose every call is kept beside it', [
 		...control.problems,
 		...(control.decision !== null && unsatisfiedVerification(control.decision).length > 0 ? [`the honest observations failed verification: ${unsatisfiedVerification(control.decision).join('; ')}`] : []),
-	], [rel(baseline), rel(honest), 'decisions/decision-1.json']));
+		...(control.decision !== null && !control.decision.checks.some(check => check.rule === 'controller') ? ['the decision does not record the pinned controller\'s accept'] : []),
+		...await missingCallRecords(join(decisions, 'decision-1.evidence')),
+	], [rel(baseline), rel(honest), 'decisions/decision-1.json', 'decisions/decision-1.evidence']));
 
 	const forged = await compare(hlab, baseline, fabricated, join(decisions, 'fabricated.json'), out);
 	const independentFails = (JSON.parse(await readFile(honest, 'utf8')) as {tasks: Array<{status: string}>}).tasks.filter(task => task.status === 'failed').length;
@@ -89,6 +92,18 @@ export async function runControllerCheck(options: ControllerCheckOptions): Promi
 		...(forged.decision?.decision === 'accept' ? ['the fabricated success verdict was accepted'] : []),
 		...(forged.decision !== null && unsatisfiedVerification(forged.decision).length === 0 ? ['the comparison did not flag the fabricated verdicts against the pinned controller\'s re-score'] : []),
 	], [rel(fabricated), 'decisions/fabricated.json']));
+
+	// A side whose retained result cannot be re-scored must count as failing that task, whatever `accept` answers.
+	const unscorable = await unscorableCopy(honest, join(out, 'observations', 'candidate-1-unscorable'));
+	const lost = await compare(hlab, baseline, unscorable.report, join(decisions, 'unscorable.json'), out);
+	const told = lost.decision === null ? null : await acceptRequest(join(decisions, 'unscorable.evidence'));
+	steps.push(stepOf('rescore-failed', 'a side whose re-score failed cannot win: accept is told that task failed, and no answer of the controller accepts it', [
+		...lost.problems,
+		...(lost.decision?.decision === 'accept' ? ['a side whose re-score failed was accepted'] : []),
+		...(lost.decision !== null && !unsatisfiedVerification(lost.decision).some(message => message.includes(unscorable.taskId)) ? [`the comparison did not flag the failed re-score of ${unscorable.taskId}`] : []),
+		...(told === null ? ['the compare kept no accept call of the pinned controller in its evidence folder'] : []),
+		...(told !== null && told.candidate.tasks.find(task => task.id === unscorable.taskId)?.passed !== false ? [`accept was not told that ${unscorable.taskId}, whose re-score failed, failed`] : []),
+	], [rel(unscorable.report), 'decisions/unscorable.json', 'decisions/unscorable.evidence']));
 
 	const firstDigest = await digestFile(join(decisions, 'decision-1.json'));
 	const second = join(candidates, 'candidate-2.ts');
@@ -132,4 +147,35 @@ async function compare(hlab: string, baseline: string, candidate: string, output
 		problems.push(`no readable decision at ${output} (exit ${run.record.exit_code}: ${run.stderr?.toString().trim().split('\n')[0] ?? ''}): ${(error as Error).message.split('\n')[0]}`);
 	}
 	return {decision, exitCode: run.record.exit_code, problems};
+}
+
+/** Copies a side and spoils one task's retained result.json, so the pinned controller cannot re-score it. */
+async function unscorableCopy(report: string, dir: string): Promise<{report: string; taskId: string}> {
+	const source = join(report, '..');
+	await cp(source, dir, {recursive: true});
+	const {tasks} = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as {tasks: Array<{task_id: string; evidence: Record<string, string>}>};
+	const task = tasks[0]!;
+	await writeFile(join(dir, task.evidence['result']!), 'not JSON: the retained result was damaged\n');
+	return {report: join(dir, 'report.json'), taskId: task.task_id};
+}
+
+/** The params of the accept call a compare kept in its evidence folder, or null when it kept none. */
+async function acceptRequest(evidence: string): Promise<{candidate: {tasks: Array<{id: string; passed: boolean}>}} | null> {
+	const calls = join(evidence, 'controller', 'calls');
+	const accept = existsSync(calls) ? (await readdir(calls)).find(name => name.endsWith('-accept')) : undefined;
+	if (accept === undefined) return null;
+	return (JSON.parse(await readFile(join(calls, accept, 'request.json'), 'utf8')) as {params: {candidate: {tasks: Array<{id: string; passed: boolean}>}}}).params;
+}
+
+/** Every controller call of a compare must leave its request, response, stderr and process record. */
+async function missingCallRecords(evidence: string): Promise<string[]> {
+	const calls = join(evidence, 'controller', 'calls');
+	if (!existsSync(calls)) return [`the compare kept no controller calls in ${evidence}`];
+	const names = await readdir(calls);
+	const problems = names.flatMap(name => ['request.json', 'response.json', 'stderr.txt', 'process.json']
+		.filter(file => !existsSync(join(calls, name, file)))
+		.map(file => `the compare's controller call ${name} left no ${file}`));
+	if (!names.some(name => name.endsWith('-score'))) problems.push('the compare kept no re-score call');
+	if (!names.some(name => name.endsWith('-accept'))) problems.push('the compare kept no accept call');
+	return problems;
 }

@@ -22,13 +22,15 @@ export interface CleanupCheckOptions {
  * (not the supervisor's own account) for any member still running.
  */
 export async function runCleanupCheck(options: CleanupCheckOptions): Promise<CleanupCheckResult> {
-	await mkdir(path.dirname(path.resolve(options.outputDir)), {recursive: true});
-	await mkdir(options.outputDir); // Refuses an existing directory (EEXIST).
+	// Absolute, because each scenario runs in its own folder and is handed paths inside this one.
+	const out = path.resolve(options.outputDir);
+	await mkdir(path.dirname(out), {recursive: true});
+	await mkdir(out); // Refuses an existing directory (EEXIST).
 	const scenarios = cleanupScenarios.filter(scenario => !options.only || options.only.includes(scenario.name));
 	// HLAB_CONTAINMENT forces a backend, so that each can be checked on one machine.
 	const containment = chooseContainment();
 	const results: ScenarioResult[] = [];
-	for (const scenario of scenarios) results.push(await runScenario(scenario, containment, options));
+	for (const scenario of scenarios) results.push(await runScenario(scenario, containment, out, options));
 	const result = CleanupCheckResult.parse({
 		schema: checkResultSchema,
 		check: 'process-cleanup',
@@ -38,12 +40,12 @@ export async function runCleanupCheck(options: CleanupCheckOptions): Promise<Cle
 		passed: results.every(scenario => scenario.passed),
 		scenarios: results,
 	});
-	await writeJson(path.join(options.outputDir, 'result.json'), result, {durable: true});
+	await writeJson(path.join(out, 'result.json'), result, {durable: true});
 	return result;
 }
 
-async function runScenario(scenario: CleanupScenario, containment: Containment, options: CleanupCheckOptions): Promise<ScenarioResult> {
-	const dir = path.join(options.outputDir, scenario.name);
+async function runScenario(scenario: CleanupScenario, containment: Containment, out: string, options: CleanupCheckOptions): Promise<ScenarioResult> {
+	const dir = path.join(out, scenario.name);
 	await mkdir(dir);
 	// Absolute: the scenario runs in `dir`, where a relative --output would point elsewhere.
 	const pidFile = path.resolve(dir, 'pids');

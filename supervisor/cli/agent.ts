@@ -4,6 +4,7 @@ import {agentRunSummary, runOneTask} from '../run-one/index.js';
 import {failedExit, okExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
 import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
+import {absolutePath} from './path-option.js';
 
 interface AgentFlags extends ProviderFlags {
 	task: string;
@@ -19,11 +20,11 @@ export function registerAgent(program: Command): void {
 		.command('agent')
 		.description('run one built-in task with the agent engine outside an experiment, then grade the workspace independently')
 		.requiredOption('--task <id>', `the task (${builtinTasks.map(task => task.id).join(', ')})`)
-		.requiredOption('--workspace <dir>', 'the task workspace: set up from the task\'s files when it does not exist; an existing one must be empty')
-		.option('--candidate <file>', 'a single-file candidate plugin (TypeScript) to load');
+		.requiredOption('--workspace <dir>', 'the task workspace: set up from the task\'s files when it does not exist; an existing one must be empty', absolutePath)
+		.option('--candidate <file>', 'a single-file candidate plugin (TypeScript) to load', absolutePath);
 	addProviderOptions(command)
 		.option('--grade-timeout <duration>', 'the grader\'s deadline', '1m')
-		.option('--state-dir <dir>', 'where journal.jsonl and messages.jsonl go (default: a new temporary directory)')
+		.option('--state-dir <dir>', 'where journal.jsonl and messages.jsonl go (default: a new temporary directory)', absolutePath)
 		.option('--json', 'print the result as JSON')
 		.action(async (flags: AgentFlags) => runAgentCommand(flags));
 }

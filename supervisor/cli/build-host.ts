@@ -2,12 +2,13 @@ import type {Command} from 'commander';
 import {buildHost, checkoutRoot, SourceError} from '../source/index.js';
 import {installRoot} from '../../files/install-root.js';
 import {UsageError} from '../input-error.js';
+import {absolutePath} from './path-option.js';
 
 export function registerBuildHost(program: Command): void {
 	program
 		.command('build-host')
 		.description('build a self-contained host executable of this checkout into a new folder: DIR/hlab (launcher) and DIR/build.json (commit, dirty flag, file digests, node path and digest, overall digest)')
-		.requiredOption('--out <dir>', 'a new folder for the build (an existing one is refused)')
+		.requiredOption('--out <dir>', 'a new folder for the build (an existing one is refused)', absolutePath)
 		.option('--json', 'print build.json')
 		.action(async (flags: {out: string; json?: boolean}) => {
 			try {

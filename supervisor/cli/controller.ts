@@ -4,6 +4,7 @@ import {ControllerIdentity, describeIssues} from '../../controller-protocol/inde
 import {buildSampleController, verifyIdentityFiles} from '../controller/index.js';
 import {UsageError} from '../input-error.js';
 import {fail, failedExit} from './exit-codes.js';
+import {absolutePath} from './path-option.js';
 
 export function registerController(program: Command): void {
 	const controller = program
@@ -12,7 +13,7 @@ export function registerController(program: Command): void {
 	controller
 		.command('build')
 		.description('bundle the sample experiment controller, write DIR/experiment-controller.mjs and DIR/controller.json, and print the identity')
-		.requiredOption('--out <dir>', 'directory for the bundle and its identity')
+		.requiredOption('--out <dir>', 'directory for the bundle and its identity', absolutePath)
 		.action(async (flags: {out: string}) => {
 			let identity;
 			try {
@@ -25,7 +26,7 @@ export function registerController(program: Command): void {
 	controller
 		.command('verify')
 		.description('check that every file pinned by a controller identity still has its digest')
-		.argument('<controller.json>', 'the identity file')
+		.argument('<controller.json>', 'the identity file', absolutePath)
 		.action(async (file: string) => {
 			const identity = await readIdentity(file);
 			const mismatches = await verifyIdentityFiles(identity);

@@ -3,20 +3,23 @@ import {Command} from 'commander';
 import {runAttempt} from '../attempt/run-attempt.js';
 import {recoverAttempt} from '../attempt/recover.js';
 import {recoverySummary, reportSummary} from '../attempt/report-summary.js';
-import {compareReports, writeDecision} from '../compare/compare-reports.js';
+import {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} from '../compare/compare-reports.js';
 import {decisionSummary} from '../compare/decision-summary.js';
+import type {Decision} from '../compare/decision-schema.js';
 import {buildPlan, frozenPlanSummary, writePlan} from '../plan/freeze.js';
 import {resolveSelection} from '../plan/task-selection.js';
 import {UsageError} from '../input-error.js';
-import {failedExit, fail, okExit} from './exit-codes.js';
+import {failedExit, fail, okExit, reviseExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
 import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderFlags} from './provider-flags.js';
+import {absolutePath, absolutePaths} from './path-option.js';
 
 interface EvalFlags extends ProviderFlags, LimitFlags {
 	task: string;
 	repeat: string;
 	experimentPolicy?: string;
 	experimentController?: string;
+	hypothesis?: string;
 	config?: string;
 	freeze?: string;
 	plan?: string;
@@ -25,7 +28,7 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	side?: string;
 	artifacts?: string;
 	keepWorkdirs?: boolean;
-	compare?: string;
+	compare?: string[];
 	decisionOutput?: string;
 	recover?: string;
 	list?: boolean;
@@ -40,19 +43,20 @@ export function registerEval(program: Command): void {
 	addLimitOptions(addProviderOptions(command))
 		.option('--task <ids>', 'all, or a comma list of task ids', 'all')
 		.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
-		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze')
-		.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)')
-		.option('--config <file>', `configuration file (default: ./harness-lab.config.json when present)`)
-		.option('--freeze <plan.json>', 'write a plan; makes no model call')
-		.option('--plan <plan.json>', 'run one attempt of this plan')
-		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot')
-		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group')
+		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze', absolutePath)
+		.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)', absolutePath)
+		.option('--config <file>', `configuration file (default: ./harness-lab.config.json when present)`, absolutePath)
+		.option('--freeze <plan.json>', 'write a plan; makes no model call', absolutePath)
+		.option('--hypothesis <text>', 'with --freeze: what the experiment expects to show, frozen into the plan and shown with every decision')
+		.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath)
+		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
+		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
 		.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
-		.option('--artifacts <dir>', 'new evidence directory of the attempt')
+		.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
-		.option('--compare <baseline,candidate>', 'compare two report.json files')
-		.option('--decision-output <file>', 'write the decision here (never overwrites)')
-		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one')
+		.option('--compare <baseline,candidate>', 'compare two report.json files', absolutePaths)
+		.option('--decision-output <file>', 'write the decision here (never overwrites)', absolutePath)
+		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one', absolutePath)
 		.option('--list', 'print the tasks a selection resolves to')
 		.option('--json', 'print one JSON document instead of the summary')
 		.action(async (flags: EvalFlags) => {
@@ -63,6 +67,8 @@ export function registerEval(program: Command): void {
 async function dispatch(flags: EvalFlags): Promise<number> {
 	const modes = (['freeze', 'plan', 'compare', 'recover', 'list'] as const).filter(mode => flags[mode] !== undefined && flags[mode] !== false);
 	if (modes.length !== 1) throw new UsageError(`choose exactly one of --freeze, --plan, --compare, --recover, --list (got ${modes.length === 0 ? 'none' : modes.map(mode => `--${mode}`).join(', ')})`);
+	if (flags.hypothesis !== undefined && modes[0] !== 'freeze') throw new UsageError('--hypothesis is frozen into a plan: give it with --freeze');
+	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
 	switch (modes[0]!) {
 		case 'list': return list(flags);
 		case 'freeze': return freeze(flags);
@@ -97,6 +103,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		policyPath: flags.experimentPolicy ?? null,
 		controllerPath: flags.experimentController ?? null,
 		configPath: flags.config ?? null,
+		...(flags.hypothesis === undefined ? {} : {hypothesis: flags.hypothesis.trim()}),
 	});
 	try {
 		await writePlan(flags.freeze!, plan);
@@ -136,14 +143,25 @@ async function run(flags: EvalFlags): Promise<number> {
 }
 
 async function compare(flags: EvalFlags): Promise<number> {
-	const paths = flags.compare!.split(',').map(path => path.trim()).filter(path => path.length > 0);
+	const paths = flags.compare!;
 	if (paths.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
-	const decision = await compareReports(paths[0]!, paths[1]!);
-	if (flags.decisionOutput) await writeDecision(flags.decisionOutput, decision);
+	const output = flags.decisionOutput ?? null;
+	// Refused before any controller call: a decision is never overwritten, so there is nothing to decide.
+	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
+	const decision = await compareReports(paths[0]!, paths[1]!, {evidenceDir: output === null ? null : compareEvidenceDir(output)});
+	if (output !== null) await writeDecision(output, decision);
 	print(flags, decisionSummary(decision, flags.decisionOutput ?? null), decision);
 	// A refused timing is said on stderr too, so a script sees why no duration was compared.
 	if (decision.timing?.kind === 'refused') fail(`comparison refused (${decision.timing.reason}): ${decision.timing.message}`, failedExit);
-	return decision.decision === 'accept' ? okExit : failedExit;
+	return exitOf(decision.decision);
+}
+
+function exitOf(decision: Decision['decision']): number {
+	switch (decision) {
+		case 'accept': return okExit;
+		case 'revise': return reviseExit;
+		case 'reject': return failedExit;
+	}
 }
 
 async function recover(flags: EvalFlags): Promise<number> {

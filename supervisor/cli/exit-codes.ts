@@ -4,6 +4,8 @@ export const okExit = 0;
 export const failedExit = 1;
 /** Bad input: thrown as an `InputError` (supervisor/input-error.ts) and mapped to this status in main.ts alone. */
 export const usageExit = 2;
+/** A pinned controller's `accept` answered `revise`: neither accepted nor rejected, the candidate should be reworked. */
+export const reviseExit = 3;
 /** `hlab supervise`: stdout or stderr exceeded its byte limit. */
 export const outputLimitExit = 123;
 /** `hlab supervise`: the deadline was reached, as timeout(1) reports it. */

@@ -1,7 +1,8 @@
 import {Option, type Command} from 'commander';
 import {pairSummary, runPair, type PairRecord} from '../pair/index.js';
-import {failedExit, okExit} from './exit-codes.js';
+import {failedExit, okExit, reviseExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
+import {absolutePath} from './path-option.js';
 
 interface PairFlags {
 	plan: string;
@@ -20,13 +21,13 @@ export function registerPair(program: Command): void {
 	program
 		.command('pair')
 		.description('run a baseline and a candidate executable one after the other, each in its own process group under a wall-clock limit, keeping a task ledger (pair.json) that survives crashes; complete reports are compared by the baseline executable')
-		.requiredOption('--plan <plan.json>', 'the frozen plan both sides run')
-		.requiredOption('--baseline <exe>', 'the baseline hlab executable (e.g. a build-host launcher)')
-		.requiredOption('--source-baseline <tar>', 'the source archive of the baseline (hlab snapshot-source)')
-		.option('--candidate <file.ts>', 'a single-file candidate, run by the baseline executable')
-		.option('--candidate-host <exe>', 'a rebuilt candidate hlab executable; both sides then run as supervised hosts')
-		.option('--source-candidate <tar>', 'the source archive of the candidate host')
-		.requiredOption('--output <dir>', 'a new folder for pair.json, the inputs and both attempts')
+		.requiredOption('--plan <plan.json>', 'the frozen plan both sides run', absolutePath)
+		.requiredOption('--baseline <exe>', 'the baseline hlab executable (e.g. a build-host launcher)', absolutePath)
+		.requiredOption('--source-baseline <tar>', 'the source archive of the baseline (hlab snapshot-source)', absolutePath)
+		.option('--candidate <file.ts>', 'a single-file candidate, run by the baseline executable', absolutePath)
+		.option('--candidate-host <exe>', 'a rebuilt candidate hlab executable; both sides then run as supervised hosts', absolutePath)
+		.option('--source-candidate <tar>', 'the source archive of the candidate host', absolutePath)
+		.requiredOption('--output <dir>', 'a new folder for pair.json, the inputs and both attempts', absolutePath)
 		.option('--timeout <duration>', 'wall-clock limit of each side (seconds, or e.g. 3m)', '180')
 		.option('--json', 'print pair.json')
 		.addOption(new Option('--disable-ledger-sync', 'test-only: do not copy ledgers into pair.json, to show the pair-recovery check catches it').hideHelp())
@@ -52,6 +53,7 @@ export function registerPair(program: Command): void {
 			}
 			if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
 			else process.stdout.write(pairSummary(record, flags.output));
-			process.exitCode = record.comparison?.decision === 'accept' && record.status === 'finished' ? okExit : failedExit;
+			const decision = record.status === 'finished' ? record.comparison?.decision : undefined;
+			process.exitCode = decision === 'accept' ? okExit : decision === 'revise' ? reviseExit : failedExit;
 		});
 }

@@ -7,13 +7,14 @@ import {sha256} from '../../files/sha256.js';
 import {pluginProtocolVersion} from '../../sdk/plugin.js';
 import {UsageError} from '../input-error.js';
 import {failedExit, okExit} from './exit-codes.js';
+import {absolutePath} from './path-option.js';
 
 export function registerPlugin(program: Command): void {
 	const plugin = program.command('plugin').description('single-file candidate plugins: validate them, describe the SDK they build on');
 	plugin
 		.command('validate')
 		.description('check that a candidate compiles under the import rule, loads, and exports a RuntimePlugin (activation and readiness are checked when a task starts)')
-		.argument('<file>', 'the candidate file (TypeScript)')
+		.argument('<file>', 'the candidate file (TypeScript)', absolutePath)
 		.option('--json', 'print the verdict as JSON')
 		.action(async (file: string, flags: {json?: boolean}) => {
 			const verdict = await validateCandidate(file);
@@ -25,7 +26,7 @@ export function registerPlugin(program: Command): void {
 	plugin
 		.command('describe')
 		.description('export the exact SDK type declarations into a new directory and report the capabilities and tools')
-		.requiredOption('--types-dir <dir>', 'a directory that must not exist yet')
+		.requiredOption('--types-dir <dir>', 'a directory that must not exist yet', absolutePath)
 		.option('--json', 'print the description as JSON')
 		.action(async (flags: {typesDir: string; json?: boolean}) => {
 			const typesDir = resolve(flags.typesDir);

@@ -4,6 +4,7 @@ import {chooseContainment, Containment, runInGroup, defaultGraceMs, type Process
 import {writeJson} from '../../files/write-json.js';
 import {fail, outputLimitExit, spawnExit, timeoutExit, usageExit} from './exit-codes.js';
 import {parseBytes, parseDuration} from './parse-units.js';
+import {absolutePath} from './path-option.js';
 
 interface SuperviseFlags {
 	deadline?: string;
@@ -22,7 +23,7 @@ export function registerSupervise(program: Command): void {
 		.option('--grace <duration>', 'time between SIGTERM and SIGKILL', `${defaultGraceMs}ms`)
 		.option('--stdout-limit <size>', 'bytes of stdout passed through before the tree is ended', '8MiB')
 		.option('--stderr-limit <size>', 'bytes of stderr passed through before the tree is ended', '256KiB')
-		.option('--record <file>', 'write the process record (process.json) here')
+		.option('--record <file>', 'write the process record (process.json) here', absolutePath)
 		.option('--containment <backend>', `force a containment backend (${Containment.options.join(', ')}); default: HLAB_CONTAINMENT, else the strongest available`)
 		.argument('<command...>', 'the command and its arguments (after --)')
 		.action(async (command: string[], flags: SuperviseFlags) => {

@@ -1,55 +1,108 @@
+import {mkdir} from 'node:fs/promises';
+import {basename, dirname, join} from 'node:path';
+import {ControllerIdentity} from '../../controller-protocol/index.js';
+import {createControllerClient, type ControllerClient} from '../controller/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {applyAcceptance, type RuleCheck} from './acceptance.js';
-import {Decision, decisionSchema} from './decision-schema.js';
+import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome, type DecisionTiming} from './decision-schema.js';
 import {taskRows} from './table.js';
-import {readSide, verifyScorer, verifySides} from './verify-reports.js';
+import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-reports.js';
 import {rescoreWithController} from './controller-rescore.js';
+import {acceptWithController} from './controller-accept.js';
 import {compareTiming} from './compare-timing.js';
 import {InputError} from '../input-error.js';
+import type {Plan} from '../plan/plan-schema.js';
 
 export class DecisionExistsError extends InputError {
 	readonly reason = 'decision_exists';
 }
 
-/** Verifies both sides, re-scores controller plans, applies the frozen acceptance policy, and returns the decision. */
-export async function compareReports(baselinePath: string, candidatePath: string): Promise<Decision> {
+export interface CompareOptions {
+	/** A new folder that keeps every controller call the compare makes; see `compareEvidenceDir`. None is kept without it. */
+	evidenceDir?: string | null;
+}
+
+/** The compare evidence folder that belongs beside a decision file: `decision.json` → `decision.evidence/`. */
+export function compareEvidenceDir(decisionPath: string): string {
+	return join(dirname(decisionPath), `${basename(decisionPath).replace(/\.json$/, '')}.evidence`);
+}
+
+/**
+ * Verifies both sides, then decides: for built-in plans by the frozen acceptance rule; for controller plans by
+ * re-scoring the retained evidence and asking the pinned controller's `accept`, whose answer is the decision
+ * once every verification holds.
+ */
+export async function compareReports(baselinePath: string, candidatePath: string, options: CompareOptions = {}): Promise<Decision> {
 	const readProblems: string[] = [];
 	const baseline = await readSide('baseline', baselinePath, readProblems);
 	const candidate = await readSide('candidate', candidatePath, readProblems);
 	const problems = [...readProblems, ...await verifySides(baseline, candidate)];
 	const plan = baseline.plan;
-	if (plan !== null && problems.length === 0) {
-		problems.push(...await verifyScorer(plan));
-		if (plan.controller !== null) problems.push(...await rescoreWithController(plan, [baseline, candidate]));
-	}
+	// Re-scoring and the controller's accept need two reports that are at least the same experiment.
+	const controlled = plan !== null && plan.controller !== null && problems.length === 0 && baseline.report !== null && candidate.report !== null
+		? {plan, reports: {baseline: baseline.report, candidate: candidate.report}, client: await controllerClient(plan, options.evidenceDir ?? null)}
+		: null;
+	if (plan !== null && problems.length === 0) problems.push(...await verifyScorer(plan));
+	const rescored = controlled === null ? null : await rescoreWithController(controlled.plan, [baseline, candidate], controlled.client);
+	problems.push(...rescored?.problems ?? []);
+
 	const checks: RuleCheck[] = problems.map(message => ({rule: 'verification', satisfied: false, message}));
 	if (problems.length === 0) checks.unshift({rule: 'verification', satisfied: true, message: 'both reports verified: same plan, same ordered denominator, non-negative usage, cited evidence present'});
 	const timing = await compareTiming(baseline, candidate);
-	// A refused timing is a failed check of its own: the rule is never applied to wall times that cannot be compared.
+	// A refused timing is a failed check of its own: no decision is taken on wall times that cannot be compared.
 	checks.push({rule: 'timing', satisfied: timing.kind !== 'refused', message: timing.kind === 'refused' ? `${timing.reason}: ${timing.message}` : `${timing.kind}: ${timing.message}`});
-	let ratio: number | null = null;
-	if (plan !== null && baseline.report !== null && candidate.report !== null && problems.length === 0 && timing.kind !== 'refused') {
-		const wall = timing.kind === 'supervised'
-			? {baseline: timing.baseline_wall_ms, candidate: timing.candidate_wall_ms, source: 'supervised host wall time (process.json)'}
-			: undefined;
-		const acceptance = applyAcceptance(plan.policy.acceptance, baseline.report, candidate.report, wall);
-		checks.push(...acceptance.checks);
-		ratio = acceptance.duration_ratio;
+	const verified = problems.length === 0 && timing.kind !== 'refused';
+
+	let decided: {outcome: DecisionOutcome; ratio: number | null; controller: ControllerVerdict | null};
+	if (controlled !== null && rescored !== null) {
+		// Asked even when a re-score failed, so its answer is on record; it decides only over verified reports.
+		const asked = await acceptWithController(controlled.plan, controlled.reports, rescored.rescores, controlled.client);
+		checks.push(asked.check);
+		decided = {outcome: verified && asked.verdict.decision !== null ? asked.verdict.decision : 'reject', ratio: null, controller: asked.verdict};
+	} else {
+		decided = {...decideByRule(verified ? plan : null, baseline, candidate, timing, checks), controller: null};
 	}
-	const accepted = problems.length === 0 && timing.kind !== 'refused' && checks.every(check => check.satisfied) && checks.length > 2;
 	return Decision.parse({
 		schema: decisionSchema,
 		decided_at: new Date().toISOString(),
 		plan_digest: plan?.plan_digest ?? null,
-		decision: accepted ? 'accept' : 'reject',
+		hypothesis: plan?.hypothesis ?? null,
+		decision: decided.outcome,
+		decided_by: plan?.controller == null ? 'builtin-rule' : 'controller',
 		checks,
+		controller: decided.controller,
+		evidence: controlled === null ? null : options.evidenceDir ?? null,
 		policy: plan?.policy.acceptance ?? null,
-		duration_ratio: ratio === null || !Number.isFinite(ratio) ? null : ratio,
+		duration_ratio: decided.ratio === null || !Number.isFinite(decided.ratio) ? null : decided.ratio,
 		timing,
 		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null},
 		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null},
 		tasks: taskRows(plan?.task_ids ?? baseline.report?.task_ids ?? [], baseline.report, candidate.report),
 	});
+}
+
+/** The built-in plans' decision: the frozen acceptance rule over verified reports (a null plan: not verified), appended to `checks`. */
+function decideByRule(plan: Plan | null, baseline: ReportSide, candidate: ReportSide, timing: DecisionTiming, checks: RuleCheck[]): {outcome: DecisionOutcome; ratio: number | null} {
+	if (plan === null || baseline.report === null || candidate.report === null) return {outcome: 'reject', ratio: null};
+	const wall = timing.kind === 'supervised'
+		? {baseline: timing.baseline_wall_ms, candidate: timing.candidate_wall_ms, source: 'supervised host wall time (process.json)'}
+		: undefined;
+	const acceptance = applyAcceptance(plan.policy.acceptance, baseline.report, candidate.report, wall);
+	checks.push(...acceptance.checks);
+	return {outcome: checks.every(check => check.satisfied) && checks.length > 2 ? 'accept' : 'reject', ratio: acceptance.duration_ratio};
+}
+
+/** One client for every call of this compare; its calls are kept in a new evidence folder when one is given. */
+async function controllerClient(plan: Plan, evidenceDir: string | null): Promise<ControllerClient> {
+	const identity = ControllerIdentity.parse(plan.controller!.identity);
+	if (evidenceDir === null) return createControllerClient({identity});
+	try {
+		await mkdir(evidenceDir);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new DecisionExistsError(`compare evidence ${evidenceDir} already exists; a decision's evidence is never mixed with another's`);
+		throw error;
+	}
+	return createControllerClient({identity, evidenceDir});
 }
 
 /** Writes a decision exclusively and durably: a rerun can never overwrite an earlier decision, a crash never tears one. */

@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {AcceptancePolicy} from '../plan/experiment-policy.js';
 import {Totals} from '../attempt/report-schema.js';
 import {RuleCheck} from './acceptance.js';
+import {ControllerFailureReason} from '../controller/index.js';
 
 export const decisionSchema = 'harness-lab/decision@1';
 
@@ -24,13 +25,33 @@ export const DecisionTiming = z.object({
 });
 export type DecisionTiming = z.infer<typeof DecisionTiming>;
 
+/** A decision's outcome: `revise` only ever comes from a pinned controller. */
+export const DecisionOutcome = z.enum(['accept', 'reject', 'revise']);
+export type DecisionOutcome = z.infer<typeof DecisionOutcome>;
+
+/** What a pinned controller's `accept` answered, or why it gave no answer. */
+export const ControllerVerdict = z.object({
+	decision: DecisionOutcome.nullable(),
+	reason: z.string().nullable(),
+	failure: z.object({reason: ControllerFailureReason, message: z.string()}).nullable(),
+});
+export type ControllerVerdict = z.infer<typeof ControllerVerdict>;
+
 export const Decision = z.object({
 	schema: z.literal(decisionSchema),
 	decided_at: z.string(),
 	plan_digest: z.string().nullable(),
-	decision: z.enum(['accept', 'reject']),
+	/** The hypothesis frozen into the plan, null when it has none. */
+	hypothesis: z.string().nullable().default(null),
+	decision: DecisionOutcome,
+	/** The built-in rule for built-in plans; the pinned controller's `accept` for controller plans. Null in decisions written before controllers decided. */
+	decided_by: z.enum(['builtin-rule', 'controller']).nullable().default(null),
 	/** Every check in order; the decision is `accept` only when all are satisfied. */
 	checks: z.array(RuleCheck),
+	/** For controller plans: the `accept` answer, which is the decision once every verification holds; null when it was not asked. */
+	controller: ControllerVerdict.nullable().default(null),
+	/** The folder, beside the decision file, that keeps every controller call the compare made; null when none was kept. */
+	evidence: z.string().nullable().default(null),
 	policy: AcceptancePolicy.nullable(),
 	duration_ratio: z.number().nullable(),
 	/** Null in decisions written before timings were checked. */

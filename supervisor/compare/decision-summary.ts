@@ -6,8 +6,10 @@ export function decisionSummary(decision: Decision, output: string | null): stri
 	return [
 		renderTable(decision.tasks),
 		'',
-		`decision: ${decision.decision.toUpperCase()}`,
+		...(decision.hypothesis === null ? [] : [`hypothesis: ${decision.hypothesis}`]),
+		`decision: ${decision.decision.toUpperCase()}${decision.decided_by === 'controller' ? ' (decided by the pinned controller\'s accept once every verification held)' : ''}`,
 		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message.replaceAll('\n', '\n        ')}`),
 		...(output === null ? [] : [`decision written to ${output}`]),
+		...(decision.evidence === null ? [] : [`controller calls kept in ${decision.evidence}`]),
 	].join('\n');
 }

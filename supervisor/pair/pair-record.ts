@@ -90,8 +90,8 @@ export const PairRecord = z.object({
 		process: z.string().nullable(),
 		exit_code: z.number().int().nullable(),
 		decision_path: z.string().nullable(),
-		/** `accept` or `reject` from the baseline's compare, or `reject` when a side cannot be compared. */
-		decision: z.enum(['accept', 'reject']),
+		/** `accept`, `reject` or (a pinned controller's) `revise` from the baseline's compare, or `reject` when a side cannot be compared. */
+		decision: z.enum(['accept', 'reject', 'revise']),
 		reason: z.string(),
 	}).nullable(),
 	interruption: z.object({signal: z.string(), at: z.string()}).nullable(),

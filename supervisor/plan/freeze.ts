@@ -24,6 +24,8 @@ export interface FreezeOptions {
 	controllerPath: string | null;
 	configPath: string | null;
 	cwd?: string;
+	/** What the experiment expects to show, frozen with it. */
+	hypothesis?: string;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
@@ -61,6 +63,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
+		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
 	});
 }
 
@@ -73,6 +76,7 @@ export async function writePlan(path: string, plan: Plan): Promise<void> {
 export function frozenPlanSummary(path: string, plan: Plan): string {
 	return [
 		`plan ${path} frozen (${plan.plan_digest})`,
+		...(plan.hypothesis === undefined ? [] : [`  hypothesis: ${plan.hypothesis}`]),
 		plan.repeat === 1
 			? `  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`
 			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,

@@ -65,6 +65,8 @@ export const Plan = z.object({
 	budgets: z.object({max_steps: z.number().int().positive(), timeout_ms: z.number().int().positive()}),
 	policy: ExperimentPolicy,
 	controller: PlanController.nullable(),
+	/** What the experiment expects to show, written before running; absent (not null) when none was given, so older plans keep their digests. */
+	hypothesis: z.string().min(1).optional(),
 	/** sha256 over the canonical JSON of every other field. */
 	plan_digest: z.string(),
 });

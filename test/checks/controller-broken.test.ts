@@ -16,6 +16,8 @@ t.test('the controller check detects a compare that trusts the reported verdict 
 	const problems = Object.fromEntries(result.steps.map(step => [step.name, step.problems.join('\n')]));
 	t.match(problems['fabricated-verdict'], /fabricated success verdict was accepted/);
 	t.match(problems['edited-candidate'], /never be overwritten|was changed/);
+	t.match(problems['rescore-failed'], /re-score failed was accepted/);
+	t.match(problems['honest-control'], /kept no controller calls/);
 });
 
 t.test('a plan without a controller fails the check', async t => {

@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs';
-import {readdir, readFile} from 'node:fs/promises';
+import {readdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {hlab} from '../../hlab.js';
@@ -44,7 +44,35 @@ t.test('a plan is never overwritten: freezing onto an existing file is bad input
 	const bytes = await readFile(join(dir, 'plan.json'));
 	const again = await hlab(['eval', '--task', 'sales_report', '--freeze', 'plan.json'], {cwd: dir});
 	t.equal(again.record.exit_code, 2);
-	t.match(again.stderr, /^hlab: cannot write plan plan\.json: [^\n]*EEXIST[^\n]*\n$/);
+	// Paths are resolved against the working directory at the edge, so the message names the plan absolutely.
+	t.match(again.stderr, /^hlab: cannot write plan \/\S*\/plan\.json: [^\n]*EEXIST[^\n]*\n$/);
 	t.same(await readFile(join(dir, 'plan.json')), bytes, 'the first plan is untouched');
 	t.same((await readdir(dir)).sort(), ['plan.json'], 'no temporary file is left behind');
+});
+
+t.test('a hypothesis is frozen into the plan, covered by its digest, and shown with the plan and the decision', async t => {
+	const dir = await scratch(t);
+	const hypothesis = 'the step budget changes nothing on a one-turn task';
+	const frozen = await hlab(['eval', '--task', 'answer_from_prompt', '--hypothesis', hypothesis, '--freeze', 'plan.json'], {cwd: dir});
+	t.equal(frozen.record.exit_code, 0, frozen.stderr);
+	t.match(frozen.stdout, `  hypothesis: ${hypothesis}\n`);
+	const plan = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')) as {hypothesis: string};
+	t.equal(plan.hypothesis, hypothesis);
+
+	const baseline = await hlab(['eval', '--plan', 'plan.json', '--artifacts', 'a'], {cwd: dir});
+	t.equal(baseline.record.exit_code, 0, baseline.stderr);
+	const candidate = await hlab(['eval', '--plan', 'plan.json', '--side', 'candidate', '--artifacts', 'b'], {cwd: dir});
+	t.equal(candidate.record.exit_code, 0, candidate.stderr);
+	const compared = await hlab(['eval', '--compare', 'a/report.json,b/report.json', '--decision-output', 'decision.json'], {cwd: dir});
+	t.match(compared.stdout, `\nhypothesis: ${hypothesis}\ndecision: `);
+	t.equal(JSON.parse(await readFile(join(dir, 'decision.json'), 'utf8')).hypothesis, hypothesis);
+
+	await writeFile(join(dir, 'edited.json'), JSON.stringify({...plan, hypothesis: 'something the results happened to show'}));
+	const edited = await hlab(['eval', '--plan', 'edited.json', '--artifacts', 'c'], {cwd: dir});
+	t.equal(edited.record.exit_code, 1);
+	t.match(JSON.parse(await readFile(join(dir, 'c', 'report.json'), 'utf8')).admission, {admitted: false, differences: [/plan digest/]}, 'a hypothesis rewritten after freezing is not admitted');
+
+	const misplaced = await hlab(['eval', '--plan', 'plan.json', '--hypothesis', hypothesis, '--artifacts', 'd'], {cwd: dir});
+	t.equal(misplaced.record.exit_code, 2);
+	t.match(misplaced.stderr, /--hypothesis is frozen into a plan: give it with --freeze/);
 });
