@@ -3,6 +3,7 @@ import {Command} from 'commander';
 import {runAttempt} from '../attempt/run-attempt.js';
 import {recoverAttempt} from '../attempt/recover.js';
 import {recoverySummary, reportSummary} from '../attempt/report-summary.js';
+import {writeReport} from '../report/index.js';
 import {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} from '../compare/compare-reports.js';
 import {decisionSummary} from '../compare/decision-summary.js';
 import type {Decision} from '../compare/decision-schema.js';
@@ -30,6 +31,8 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	keepWorkdirs?: boolean;
 	compare?: string[];
 	decisionOutput?: string;
+	/** A path, or false for --no-html; absent: beside the decision. */
+	html?: string | false;
 	recover?: string;
 	list?: boolean;
 	json?: boolean;
@@ -56,6 +59,8 @@ export function registerEval(program: Command): void {
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
 		.option('--compare <baseline,candidate>', 'compare two report.json files', absolutePaths)
 		.option('--decision-output <file>', 'write the decision here (never overwrites)', absolutePath)
+		.option('--html <file>', 'with --decision-output: write the comparison page here (default: beside the decision, .html)', absolutePath)
+		.option('--no-html', 'with --decision-output: write no comparison page')
 		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one', absolutePath)
 		.option('--list', 'print the tasks a selection resolves to')
 		.option('--json', 'print one JSON document instead of the summary')
@@ -148,12 +153,25 @@ async function compare(flags: EvalFlags): Promise<number> {
 	const output = flags.decisionOutput ?? null;
 	// Refused before any controller call: a decision is never overwritten, so there is nothing to decide.
 	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
+	const html = pageOutput(flags, output);
+	if (html !== null && existsSync(html)) throw new DecisionExistsError(`comparison page ${html} already exists; pages are never overwritten (--no-html to skip it)`);
 	const decision = await compareReports(paths[0]!, paths[1]!, {evidenceDir: output === null ? null : compareEvidenceDir(output)});
 	if (output !== null) await writeDecision(output, decision);
-	print(flags, decisionSummary(decision, flags.decisionOutput ?? null), decision);
+	if (html !== null && output !== null) await writeReport({baseline: paths[0]!, candidate: paths[1]!, decision: output}, html);
+	print(flags, decisionSummary(decision, output, html), decision);
 	// A refused timing is said on stderr too, so a script sees why no duration was compared.
 	if (decision.timing?.kind === 'refused') fail(`comparison refused (${decision.timing.reason}): ${decision.timing.message}`, failedExit);
 	return exitOf(decision.decision);
+}
+
+/** Where the comparison page goes: --html, or beside the decision file; none with --no-html or without a decision file. */
+function pageOutput(flags: EvalFlags, decisionOutput: string | null): string | null {
+	if (flags.html === false) return null;
+	if (decisionOutput === null) {
+		if (flags.html !== undefined) throw new UsageError('--html needs --decision-output: the page shows a decision that was written');
+		return null;
+	}
+	return flags.html ?? decisionOutput.replace(/(\.json)?$/, '.html');
 }
 
 function exitOf(decision: Decision['decision']): number {

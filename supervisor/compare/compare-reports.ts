@@ -6,6 +6,7 @@ import {writeJson} from '../../files/write-json.js';
 import {applyAcceptance, type RuleCheck} from './acceptance.js';
 import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome, type DecisionTiming} from './decision-schema.js';
 import {taskRows} from './table.js';
+import {pairedStatistics} from './statistics.js';
 import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-reports.js';
 import {rescoreWithController} from './controller-rescore.js';
 import {acceptWithController} from './controller-accept.js';
@@ -78,6 +79,9 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null},
 		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null},
 		tasks: taskRows(plan?.task_ids ?? baseline.report?.task_ids ?? [], baseline.report, candidate.report),
+		statistics: plan !== null && plan.repeat > 1 && baseline.report !== null && candidate.report !== null
+			? pairedStatistics(baseline.report, candidate.report, {confidence: plan.policy.acceptance.min_confidence ?? 0.95})
+			: null,
 	});
 }
 

@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {PairedStatistics} from './statistics.js';
 import {AcceptancePolicy} from '../plan/experiment-policy.js';
 import {Totals} from '../attempt/report-schema.js';
 import {RuleCheck} from './acceptance.js';
@@ -59,5 +60,7 @@ export const Decision = z.object({
 	baseline: SideRef,
 	candidate: SideRef,
 	tasks: z.array(TaskRow),
+	/** With repeated trials: per-task pass rates and paired statistics over tasks × trials; null for single trials. */
+	statistics: PairedStatistics.nullable().default(null),
 });
 export type Decision = z.infer<typeof Decision>;

@@ -1,15 +1,32 @@
 import type {Decision} from './decision-schema.js';
 import {renderTable} from './table.js';
+import type {PairedStatistics} from './statistics.js';
 
 /** The text `hlab eval --compare` prints: the side-by-side table, the decision, every check, and where it was written. */
-export function decisionSummary(decision: Decision, output: string | null): string {
+export function decisionSummary(decision: Decision, output: string | null, html: string | null = null): string {
 	return [
 		renderTable(decision.tasks),
 		'',
+		...(decision.statistics === null ? [] : [...statisticsLines(decision.statistics), '']),
 		...(decision.hypothesis === null ? [] : [`hypothesis: ${decision.hypothesis}`]),
 		`decision: ${decision.decision.toUpperCase()}${decision.decided_by === 'controller' ? ' (decided by the pinned controller\'s accept once every verification held)' : ''}`,
 		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message.replaceAll('\n', '\n        ')}`),
 		...(output === null ? [] : [`decision written to ${output}`]),
+		...(html === null ? [] : [`page written to ${html}`]),
 		...(decision.evidence === null ? [] : [`controller calls kept in ${decision.evidence}`]),
 	].join('\n');
+}
+
+/** Over repeated trials: each task's pass rate on both sides, the sign test, and the intervals of the paired differences. */
+function statisticsLines(statistics: PairedStatistics): string[] {
+	const level = `${Math.round(statistics.confidence * 100)}%`;
+	const rate = (value: number | null): string => (value === null ? '?' : `${Math.round(value * 100)}%`);
+	const test = statistics.pass_fail;
+	return [
+		`pass rates over trials (baseline -> candidate): ${statistics.tasks.map(task => `${task.task} ${rate(task.baseline_rate)} -> ${rate(task.candidate_rate)} (${task.trials})`).join(', ')}`,
+		`pass/fail pairs: candidate alone passed ${test.candidate_only}, baseline alone ${test.baseline_only} of ${test.pairs}; exact sign test p = ${test.p_value.toPrecision(3)}, ${test.significant ? `significant at ${level}` : `not significant at ${level}`}`,
+		...statistics.differences.map(item => item.mean_difference === null
+			? `  ${item.metric}: no pair with both sides known`
+			: `  ${item.metric}: mean paired difference ${item.mean_difference.toFixed(1)}, ${level} interval [${item.low!.toFixed(1)}, ${item.high!.toFixed(1)}] over ${item.pairs} pairs${item.left_out > 0 ? ` (${item.left_out} unknown left out)` : ''}`),
+	];
 }
