@@ -41,6 +41,8 @@ export interface RunAgentOptions {
 	signal?: AbortSignal;
 	/** Called for every process group a tool starts, so the supervisor knows it. */
 	onProcessGroup?: (pid: number) => void;
+	/** Implementations besides the engine's own, by the id a harness tool is bound to (a cartridge's tools). */
+	toolImplementations?: ReadonlyMap<string, ToolImplementation>;
 }
 
 type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
@@ -136,7 +138,7 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 	const {options, journal, transcript, deadline} = run;
 	if (!run.checked.ok) throw new EngineError('init', run.checked.problem);
 	const {harness} = run.checked;
-	const tools = bindTools(harness);
+	const tools = bindTools(harness, options.toolImplementations);
 	const ids = options.plugins.map(plugin => plugin.id);
 	const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
 	if (duplicate !== undefined) throw new EngineError('init', `plugin ${duplicate} is loaded twice`);
