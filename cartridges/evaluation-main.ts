@@ -99,7 +99,7 @@ async function grade(job: Extract<EvaluationJob, {mode: 'grade'}>): Promise<obje
 	for (const {name, marks, judge} of graders(namespace)) {
 		const base = {module: job.module.path, name, marks};
 		try {
-			const context = structuredClone({...job.context, marks}) as GraderContext;
+			const context = structuredClone(job.context) as GraderContext;
 			results.push({...base, ...judged(await judge(context), job.threshold)});
 		} catch (error) {
 			results.push({...base, status: 'error', score: null, detail: message(error)});

@@ -49,6 +49,7 @@ export interface GraderContext {
 	task: {goal: string};
 	/** The case's `expected` mapping; the agent never saw it. */
 	expected: unknown;
+	/** The case's marks (smoke, regression, ...). */
 	marks: readonly string[];
 	facts: Readonly<Record<string, unknown>>;
 	completed: boolean;
