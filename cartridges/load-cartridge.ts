@@ -1,5 +1,5 @@
 import {resolve} from 'node:path';
-import {compileCandidate, EngineError} from '../engine/index.js';
+import {compileCandidate, EngineError, sdkDigest} from '../engine/index.js';
 import {digestBytes, digestJson} from '../files/digest.js';
 import {fingerprintHarness} from '../harness/index.js';
 import {cartridgeHarness, expandParameters, validatorOf} from './cartridge-harness.js';
@@ -30,8 +30,8 @@ export async function loadCartridge(folder: string): Promise<LoadResult> {
 	const resources = files.resources.map(name => ({name, build: compiled.get(`resources/${name}.ts`)!}));
 	const suite = {
 		cases: cases.map(entry => ({id: entry.id, digest: entry.digest, expected: entry.expected_digest})),
-		collectors: evals.collectors.map(entry => ({path: entry.source.path, code: entry.source.code_digest})),
-		graders: evals.graders.map(entry => ({path: entry.source.path, code: entry.source.code_digest, exports: entry.exports})),
+		collectors: evals.collectors.map(entry => ({path: entry.source.path, source: entry.source.source_digest})),
+		graders: evals.graders.map(entry => ({path: entry.source.path, source: entry.source.source_digest, exports: entry.exports})),
 	};
 	return {
 		ok: true,
@@ -55,6 +55,7 @@ export async function loadCartridge(folder: string): Promise<LoadResult> {
 				runtime: digestJson(files.runtime),
 				prompt: digestBytes(files.prompt),
 				suite: digestJson(suite),
+				sdk: sdkDigest(),
 			},
 		},
 	};
@@ -90,8 +91,9 @@ function loadTools(files: CartridgeFiles, compiled: Map<string, CompiledSource>,
 		const parameters = expandParameters(spec.parameters);
 		const validator = validatorOf(parameters);
 		if (!validator.ok) problems.add(`tools/${folder}/tool.yaml: parameters: not a JSON Schema this engine can validate with: ${validator.problem}`);
-		const requires = spec.requires.map(name => ({name, code: compiled.get(`resources/${name}.ts`)?.code_digest ?? null}));
-		const binding = digestJson({execute: execute.code_digest, requires}).slice('sha256:'.length);
+		const requires = spec.requires.map(name => ({name, source: compiled.get(`resources/${name}.ts`)?.source_digest ?? null}));
+		// Sources and the SDK they compile against: the compiled code also holds path comments, which a moved folder changes.
+		const binding = digestJson({execute: execute.source_digest, requires, sdk: sdkDigest()}).slice('sha256:'.length);
 		tools.push({
 			name: spec.name,
 			description: spec.description,

@@ -9,6 +9,7 @@ const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 export const CompiledSource = z.object({
 	/** Relative to the cartridge folder, with `/`. */
 	path: z.string(),
+	/** What identities use: the code digest also covers esbuild's path comments, which moving the folder changes. */
 	source_digest: Digest,
 	code_digest: Digest,
 	code: z.string(),
@@ -65,6 +66,8 @@ export const LoadedCartridge = z.object({
 		prompt: Digest,
 		/** Cases, expected data, collectors and graders together: what judges the harness (a plan's scorer identity). */
 		suite: Digest,
+		/** The SDK the TypeScript files compile against. */
+		sdk: Digest,
 	}),
 });
 export type LoadedCartridge = z.infer<typeof LoadedCartridge>;

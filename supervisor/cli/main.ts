@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<Register>> = {
 	'build-host': async () => (await import('./build-host.js')).registerBuildHost,
 	pair: async () => (await import('./pair.js')).registerPair,
 	'host-worker': async () => (await import('./host-worker.js')).registerHostWorker,
+	cartridge: async () => (await import('./cartridge.js')).registerCartridge,
 };
 
 const program = new Command('hlab')
