@@ -15,4 +15,3 @@ export {Composition, checkLoadedModules, describeLoadedModules, openComposition,
 export {capabilityCatalog, type CapabilityDescriptor} from './plugins/capability-catalog.js';
 export {toolDefinitions, toolNames} from './tools/definitions.js';
 export {action, type ToolImplementation, type ToolOutcome} from './tools/implementations.js';
-export type {CommandContext} from './tools/run-command.js';

@@ -32,7 +32,7 @@ export type EvalRefusal = {reason: 'cartridge' | 'unknown_case' | 'out_exists' |
 export type EvalResult = {ok: true; run: RunRecord; records: CaseRecord[]; cartridge: LoadedCartridge} | ({ok: false} & EvalRefusal);
 
 /** The exit status of a finished evaluation: zero only when everything required ran and passed. */
-export function exitStatusOf(passed: boolean): number {
+function exitStatusOf(passed: boolean): number {
 	return passed ? 0 : 1;
 }
 
