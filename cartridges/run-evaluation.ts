@@ -34,7 +34,8 @@ export async function runEvaluation<T>(job: EvaluationJob, answer: z.ZodType<T>,
 	if (record.exit_code !== 0) return {ok: false, problem: `the evaluation process exited with ${record.exit_code ?? record.signal}${stderr ? `: ${stderr}` : ''}`, process: record};
 	let value: unknown;
 	try {
-		value = JSON.parse(run.stdout?.toString() ?? '');
+		// The answer is the last line, so stray output written before it does not break it.
+		value = JSON.parse((run.stdout?.toString() ?? '').trimEnd().split('\n').at(-1) ?? '');
 	} catch {
 		return {ok: false, problem: 'the evaluation process printed no JSON answer', process: record};
 	}
