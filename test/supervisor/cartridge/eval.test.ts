@@ -96,3 +96,17 @@ t.test('a live run against an OpenAI-compatible endpoint records requests and re
 	t.ok(files.has('cases/profit_math/exchanges.json'));
 	for (const [name, text] of files) t.notOk(text.includes(secret), `${name} does not hold the key`);
 });
+
+t.test('relative paths are resolved against the caller\'s working directory', async t => {
+	const cartridge = await copyCartridge(t, 'report_agent');
+	const cwd = join(cartridge, '..');
+	const {copyFile} = await import('node:fs/promises');
+	await copyFile(reportResponses, join(cwd, 'script.json'));
+	const run = await hlab(['cartridge', 'eval', 'report_agent.cartridge', '--out', 'runs', '--responses', 'script.json'], {cwd});
+	t.equal(run.record.exit_code, 0, run.stderr);
+	const summary = await readRun(join(cwd, 'runs'));
+	t.equal(summary.cartridge.dir, cartridge);
+	t.equal(summary.provider.kind === 'scripted' && summary.provider.script_path, join(cwd, 'script.json'));
+	const described = await hlab(['cartridge', 'describe', 'report_agent.cartridge'], {cwd});
+	t.equal(described.record.exit_code, 0, described.stderr);
+});
