@@ -1,5 +1,6 @@
 import {text} from 'node:stream/consumers';
-import type {CollectorInput, GraderContext, MarkedGrader} from '../sdk/cartridge.js';
+import type {AskModel, CollectorInput, GraderContext, MarkedGrader} from '../sdk/cartridge.js';
+import {judgeAsker} from './ask-judge.js';
 import {EvaluationJob, type CollectorResult, type GraderResult, type ListedExport} from './evaluation-protocol.js';
 
 /*
@@ -18,10 +19,10 @@ function isMarkedGrader(value: unknown): value is MarkedGrader {
 }
 
 /** The graders of a module: marked graders, and plain functions named eval_* (no marks). */
-function graders(namespace: Namespace): {name: string; marks: string[]; judge: MarkedGrader['judge']}[] {
+function graders(namespace: Namespace): {name: string; marks: string[]; asks_model: boolean; judge: MarkedGrader['judge']}[] {
 	return Object.entries(namespace).sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, value]) => {
-		if (isMarkedGrader(value)) return [{name, marks: [...value.marks], judge: value.judge}];
-		if (typeof value === 'function' && name.startsWith('eval_')) return [{name, marks: [], judge: value as MarkedGrader['judge']}];
+		if (isMarkedGrader(value)) return [{name, marks: [...value.marks], asks_model: value.asks_model === true, judge: value.judge}];
+		if (typeof value === 'function' && name.startsWith('eval_')) return [{name, marks: [], asks_model: false, judge: value as MarkedGrader['judge']}];
 		return [];
 	});
 }
@@ -53,8 +54,8 @@ async function list(job: Extract<EvaluationJob, {mode: 'list'}>): Promise<object
 		try {
 			const namespace = await importCode(module.code);
 			exports = module.kind === 'grader'
-				? graders(namespace).map(({name, marks}) => ({name, marks}))
-				: collectors(namespace).map(({name}) => ({name, marks: []}));
+				? graders(namespace).map(({name, marks, asks_model}) => ({name, marks, asks_model}))
+				: collectors(namespace).map(({name}) => ({name, marks: [], asks_model: false}));
 			if (exports.length === 0) problems.push(`${module.path}: exports no ${module.kind === 'grader' ? 'grader (grader(marks, fn) or a function named eval_*)' : 'collector function'}`);
 		} catch (error) {
 			problems.push(`${module.path}: cannot be loaded: ${message(error)}`);
@@ -93,14 +94,25 @@ function judged(answer: unknown, threshold: number | null): Pick<GraderResult, '
 	return {status: 'malformed', score: null, detail: `not a grader answer: ${JSON.stringify(answer) ?? String(answer)}`.slice(0, 300)};
 }
 
+/** The `ask` of a grader declared with grader() rather than modelGrader() when no judge is configured. */
+const refuseToAsk: AskModel = async () => {
+	throw new Error('this grader asks a model but is not declared with modelGrader(), or --judge was not given');
+};
+
 async function grade(job: Extract<EvaluationJob, {mode: 'grade'}>): Promise<object> {
 	const namespace = await importCode(job.module.code);
 	const results: GraderResult[] = [];
-	for (const {name, marks, judge} of graders(namespace)) {
-		const base = {module: job.module.path, name, marks};
+	for (const {name, marks, asks_model: asksModel, judge} of graders(namespace)) {
+		const judgeExchanges: GraderResult['judge_exchanges'] = [];
+		const base = {module: job.module.path, name, marks, judge_exchanges: judgeExchanges};
+		if (asksModel && job.judge === null) {
+			results.push({...base, status: 'skipped', score: null, detail: 'it asks a model: run with --judge'});
+			continue;
+		}
+		const ask: AskModel = job.judge === null ? refuseToAsk : judgeAsker(job.judge, judgeExchanges);
 		try {
 			const context = structuredClone(job.context) as GraderContext;
-			results.push({...base, ...judged(await judge(context), job.threshold)});
+			results.push({...base, ...judged(await judge(context, ask), job.threshold)});
 		} catch (error) {
 			results.push({...base, status: 'error', score: null, detail: message(error)});
 		}

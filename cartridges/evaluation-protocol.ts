@@ -30,14 +30,18 @@ export const GraderInput = z.object({
 });
 export type GraderInput = z.infer<typeof GraderInput>;
 
+/** Where graders that ask a model send their question (`--judge`); the key stays in the named environment variable. */
+export const JudgeEndpoint = z.object({base_url: z.string(), model: z.string(), api_key_env: z.string().nullable()});
+export type JudgeEndpoint = z.infer<typeof JudgeEndpoint>;
+
 export const EvaluationJob = z.discriminatedUnion('mode', [
 	z.object({mode: z.literal('list'), modules: z.array(Module.extend({kind: z.enum(['collector', 'grader'])}))}),
 	z.object({mode: z.literal('collect'), module: Module, input: z.object({state: FinalState, runtime: Runtime})}),
-	z.object({mode: z.literal('grade'), module: Module, context: GraderInput, threshold: z.number().nullable()}),
+	z.object({mode: z.literal('grade'), module: Module, context: GraderInput, threshold: z.number().nullable(), judge: JudgeEndpoint.nullable()}),
 ]);
 export type EvaluationJob = z.infer<typeof EvaluationJob>;
 
-export const ListedExport = z.object({name: z.string(), marks: z.array(z.string())});
+export const ListedExport = z.object({name: z.string(), marks: z.array(z.string()), asks_model: z.boolean().default(false)});
 export type ListedExport = z.infer<typeof ListedExport>;
 
 export const ListAnswer = z.object({
@@ -63,6 +67,8 @@ export const GraderResult = z.object({
 	/** In [0, 1]; null when the grader did not judge. */
 	score: z.number().nullable(),
 	detail: z.string().nullable(),
+	/** The judge model's requests and answers, when the grader asked one. */
+	judge_exchanges: z.array(z.object({request: z.json(), status: z.number().int().nullable(), response: z.json().nullable(), error: z.string().nullable()})).default([]),
 });
 export type GraderResult = z.infer<typeof GraderResult>;
 

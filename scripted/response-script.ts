@@ -35,6 +35,8 @@ export type ScriptTurn = z.infer<typeof ScriptTurn>;
 export const ResponseScript = z.object({
 	schema: z.literal(responseScriptSchema),
 	tasks: z.record(z.string().min(1), z.array(ScriptTurn)),
+	/** Ids of `tasks` that are not tasks or cases, with the prompt that opens their conversation (e.g. a judge's question). */
+	prompts: z.record(z.string().min(1), z.string().min(1)).optional(),
 }).strict();
 export type ResponseScript = z.infer<typeof ResponseScript>;
 

@@ -64,18 +64,28 @@ export interface GraderSkip {
 /** true/false (pass, score 1/0), a score in [0, 1], `{passed, score?, detail?}`, or a skip. */
 export type GraderAnswer = boolean | number | {passed: boolean; score?: number; detail?: string} | GraderSkip;
 
-export type GraderFunction = (context: GraderContext) => GraderAnswer | Promise<GraderAnswer>;
+/** Asks the judge model one question (a user message) and returns its text answer. */
+export type AskModel = (prompt: string) => Promise<string>;
+
+export type GraderFunction = (context: GraderContext, ask: AskModel) => GraderAnswer | Promise<GraderAnswer>;
 
 /** A grader with its marks (`required`, `smoke`, ...): what evals/eval_*.ts export. */
 export interface MarkedGrader {
 	kind: 'harness-lab/grader';
 	marks: readonly string[];
+	/** Whether it asks a model: it runs only with `--judge`, and is skipped otherwise. */
+	asks_model: boolean;
 	judge: GraderFunction;
 }
 
 /** Marks a grader: `export const eval_profit = grader(['required'], context => ...)`. */
 export function grader(marks: readonly string[], judge: GraderFunction): MarkedGrader {
-	return {kind: 'harness-lab/grader', marks: [...marks], judge};
+	return {kind: 'harness-lab/grader', marks: [...marks], asks_model: false, judge};
+}
+
+/** A grader that asks the judge model: `modelGrader(['smoke'], async (context, ask) => (await ask('...')).includes('YES'))`. */
+export function modelGrader(marks: readonly string[], judge: GraderFunction): MarkedGrader {
+	return {kind: 'harness-lab/grader', marks: [...marks], asks_model: true, judge};
 }
 
 /** The answer of a grader that cannot judge this case. */

@@ -92,7 +92,7 @@ export const RunRecord = z.object({
 	schema: z.literal(runRecordSchema),
 	cartridge: CartridgeIdentity,
 	provider: ProviderIdentity,
-	options: z.object({case: z.string().nullable(), max_steps: z.number().int().nullable(), threshold: z.number().nullable()}),
+	options: z.object({case: z.string().nullable(), max_steps: z.number().int().nullable(), threshold: z.number().nullable(), judge: z.object({model: z.string().nullable()}).nullable()}),
 	replay_of: z.string().nullable(),
 	started_at: z.string(),
 	wall_ms: z.number().nonnegative(),

@@ -51,7 +51,7 @@ export function renderDescription(cartridge: LoadedCartridge): string {
 		`collectors ${cartridge.collectors.length}`,
 		...cartridge.collectors.map(module => `  ${module.source.path}: ${module.exports.map(entry => entry.name).join(', ')} (${short(module.source.source_digest)})`),
 		`graders    ${cartridge.graders.reduce((count, module) => count + module.exports.length, 0)}`,
-		...cartridge.graders.flatMap(module => module.exports.map(entry => `  ${module.source.path}#${entry.name}  marks: ${entry.marks.join(', ') || 'none'} (${short(module.source.source_digest)})`)),
+		...cartridge.graders.flatMap(module => module.exports.map(entry => `  ${module.source.path}#${entry.name}  marks: ${entry.marks.join(', ') || 'none'}${entry.asks_model ? ' (asks a model: --judge)' : ''} (${short(module.source.source_digest)})`)),
 		`suite      ${cartridge.digests.suite}`,
 	];
 	return `${lines.join('\n')}\n`;

@@ -20,6 +20,8 @@ export interface EvalOptions {
 	caseIds: string[] | null;
 	maxSteps: number | null;
 	threshold: number | null;
+	/** `--judge`: graders that ask a model run, on this model of the provider's endpoint (its own model when null). */
+	judge: {model: string | null} | null;
 	provider: EvalProvider;
 	/** The run whose recorded responses this evaluation replays. */
 	replayOf?: string;
@@ -68,6 +70,7 @@ export async function evalCartridge(options: EvalOptions): Promise<EvalResult> {
 				providerIdentity: providerIdentity(options.provider),
 				maxSteps: options.maxSteps,
 				threshold: options.threshold,
+				judge: options.judge === null ? null : {base_url: provider.resolved.base_url, model: options.judge.model ?? provider.resolved.model, api_key_env: provider.resolved.api_key_env},
 				replayOf: options.replayOf ? {run: options.replayOf, case_id: entry.id} : null,
 				...(options.signal ? {signal: options.signal} : {}),
 			}));
@@ -78,7 +81,7 @@ export async function evalCartridge(options: EvalOptions): Promise<EvalResult> {
 			schema: runRecordSchema,
 			cartridge: identity,
 			provider: providerIdentity(options.provider),
-			options: {case: options.caseIds?.join(',') ?? null, max_steps: options.maxSteps, threshold: options.threshold},
+			options: {case: options.caseIds?.join(',') ?? null, max_steps: options.maxSteps, threshold: options.threshold, judge: options.judge},
 			replay_of: options.replayOf ?? null,
 			started_at: startedAt.toISOString(),
 			wall_ms: Math.round(performance.now() - t0),
@@ -120,7 +123,11 @@ class ProviderRefusal extends Error {}
 async function startProvider(provider: EvalProvider, cases: LoadedCase[]): Promise<{server: ScriptedServer | null; resolved: ResolvedProvider}> {
 	if (provider.kind === 'openai-compatible') return {server: null, resolved: resolveProvider(provider.config)};
 	// A case the script has no turns for runs out at its first request: a named failure, never a silent pass.
-	const conversations = cases.map(entry => ({id: entry.id, prompt: entry.case.task.goal, turns: provider.script.tasks[entry.id] ?? []}));
+	const conversations = [
+		...cases.map(entry => ({id: entry.id, prompt: entry.case.task.goal, turns: provider.script.tasks[entry.id] ?? []})),
+		// Conversations the script names by prompt: a judge model's questions.
+		...Object.entries(provider.script.prompts ?? {}).map(([id, prompt]) => ({id, prompt, turns: provider.script.tasks[id] ?? []})),
+	];
 	let server: ScriptedServer;
 	try {
 		server = await startScriptedServer({tasks: [], conversations});

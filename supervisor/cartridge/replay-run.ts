@@ -125,6 +125,8 @@ export async function replayRun(options: {run: string; cartridge: string; out: s
 		caseIds: run.value.cases.map(entry => entry.id),
 		maxSteps: run.value.options.max_steps,
 		threshold: run.value.options.threshold,
+		// The judge's answers were not part of the agent's conversation: graders that ask a model are skipped.
+		judge: null,
 		provider: {kind: 'scripted', script: captured.script, digest: scriptDigest(captured.script), path: null},
 		replayOf: runDir,
 		...(options.signal ? {signal: options.signal} : {}),

@@ -2,7 +2,7 @@ import {mkdir, writeFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {
 	CollectAnswer, cartridgeToolImplementations, GradeAnswer, runEvaluation,
-	type CollectorResult, type FinalState, type GraderResult, type LoadedCartridge, type LoadedCase, type LoadedEvalModule,
+	type CollectorResult, type FinalState, type GraderResult, type JudgeEndpoint, type LoadedCartridge, type LoadedCase, type LoadedEvalModule,
 } from '../../cartridges/index.js';
 import {EngineError, failedBeforeStart, runAgent, type ExecutionOutcome, type ResolvedProvider} from '../../engine/index.js';
 import {writeJson} from '../../files/write-json.js';
@@ -19,6 +19,8 @@ export interface CaseRun {
 	providerIdentity: ProviderIdentity;
 	maxSteps: number | null;
 	threshold: number | null;
+	/** Where graders that ask a model send their question (`--judge`); null skips them. */
+	judge: JudgeEndpoint | null;
 	replayOf: CaseRecord['replay_of'];
 	signal?: AbortSignal;
 }
@@ -128,10 +130,10 @@ async function grade(run: CaseRun, state: FinalState, facts: CaseRecord['facts']
 		state,
 	};
 	for (const module of run.cartridge.graders) {
-		const answer = await runEvaluation({mode: 'grade', module: {path: module.source.path, code: module.source.code}, context, threshold: run.threshold}, GradeAnswer, {cwd: run.caseDir});
+		const answer = await runEvaluation({mode: 'grade', module: {path: module.source.path, code: module.source.code}, context, threshold: run.threshold, judge: run.judge}, GradeAnswer, {cwd: run.caseDir});
 		processes.push({role: 'grader', module: module.source.path, problem: answer.ok ? null : answer.problem, process: answer.process});
 		if (answer.ok) results.push(...answer.answer.results);
-		else results.push(...unanswered(module, answer.problem).map(entry => ({module: module.source.path, name: entry.name, marks: entry.marks, status: 'error' as const, score: null, detail: entry.problem})));
+		else results.push(...unanswered(module, answer.problem).map(entry => ({module: module.source.path, name: entry.name, marks: entry.marks, status: 'error' as const, score: null, detail: entry.problem, judge_exchanges: []})));
 	}
 	return results;
 }

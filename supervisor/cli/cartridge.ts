@@ -24,6 +24,8 @@ interface EvalFlags extends ProviderFlags {
 	case?: string;
 	maxSteps?: string;
 	threshold?: string;
+	judge?: boolean;
+	judgeModel?: string;
 	json?: boolean;
 }
 
@@ -41,6 +43,8 @@ export function registerCartridge(program: Command): void {
 		.option('--case <id>', 'run this case only')
 		.option('--max-steps <n>', 'replace the contract\'s max_steps')
 		.option('--threshold <value>', 'fail any scored grader below this value (0..1)')
+		.option('--judge', 'run the graders that ask a model (modelGrader), on the provider\'s endpoint')
+		.option('--judge-model <name>', 'with --judge: the model they ask (default: the provider\'s model)')
 		.option('--json', 'print run.json');
 	providerOptions(evaluate).action(async (dir: string, flags: EvalFlags) => evalCommand(dir, flags));
 	cartridge
@@ -126,10 +130,11 @@ async function evalCommand(dir: string, flags: EvalFlags): Promise<void> {
 	} catch (error) {
 		return fail((error as Error).message, usageExit);
 	}
+	if (flags.judgeModel !== undefined && !flags.judge) return fail('--judge-model applies only with --judge', usageExit);
 	const provider = await evalProvider(flags);
 	if (!provider.ok) return fail(provider.problem, usageExit);
 	const out = resolve(flags.out);
-	const result = await cancellable(signal => evalCartridge({dir: resolve(dir), out, caseIds: flags.case === undefined ? null : [flags.case], maxSteps, threshold, provider: provider.provider, signal}));
+	const result = await cancellable(signal => evalCartridge({dir: resolve(dir), out, caseIds: flags.case === undefined ? null : [flags.case], maxSteps, threshold, judge: flags.judge ? {model: flags.judgeModel ?? null} : null, provider: provider.provider, signal}));
 	if (!result.ok) return fail(result.problems.join('\n  '), usageExit);
 	process.stdout.write(flags.json ? `${JSON.stringify(result.run, null, 2)}\n` : renderRun(result.run, result.records, out));
 	process.exitCode = result.run.exit_status;

@@ -30,8 +30,8 @@ t.test('a cartridge loads into a Harness: its prompt, its tools with the tool.ya
 	t.equal(harness.tools.find(tool => tool.name === 'done')!.implementation, 'builtin:done');
 	t.same(offeredTools(harness).map(tool => tool.function.name), ['publish_report', 'done']);
 	t.same(reportAgent.runtime, {use_native_tools: true}, 'runtime.yaml is loaded beside the harness');
-	t.same(reportAgent.graders[0]!.exports, [{name: 'eval_completed', marks: ['required']}, {name: 'eval_profit_is_correct', marks: ['required']}], 'graders are listed with their marks');
-	t.same(reportAgent.collectors[0]!.exports, [{name: 'collect_report', marks: []}]);
+	t.same(reportAgent.graders[0]!.exports, [{name: 'eval_completed', marks: ['required'], asks_model: false}, {name: 'eval_profit_is_correct', marks: ['required'], asks_model: false}], 'graders are listed with their marks');
+	t.same(reportAgent.collectors[0]!.exports, [{name: 'collect_report', marks: [], asks_model: false}]);
 	t.same(reportAgent.cases.map(entry => entry.id), ['profit_math']);
 });
 

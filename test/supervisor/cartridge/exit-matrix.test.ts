@@ -1,4 +1,4 @@
-import {writeFile} from 'node:fs/promises';
+import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {responseScriptSchema} from '../../../scripted/index.js';
@@ -117,4 +117,36 @@ t.test('a broken cartridge: 2, with every problem listed', async t => {
 	t.equal(run.status, 2);
 	t.match(run.stderr, /config\.yaml: max_steps/);
 	t.match(run.stderr, /cartridge\.json: schema_version/);
+});
+
+const judged = {
+	'evals/eval_judge.ts': "import {modelGrader} from 'harness-lab/sdk';\n"
+		+ 'export const eval_judge_agrees = modelGrader([\'required\'], async (context, ask) => (await ask(`Is a profit of ${String(context.facts.observed_profit)} correct for revenue 120 and cost 80? Answer YES or NO.`)).trim() === \'YES\');\n',
+};
+
+t.test('a required grader that asks a model, without --judge, is skipped: 1', async t => {
+	const run = await row(t, judged);
+	t.equal(run.status, 1);
+	t.same(await reasons(run), ['required_skipped']);
+	t.match((await readCase(run.out, 'profit_math')).graders.find(result => result.name === 'eval_judge_agrees'), {status: 'skipped', detail: /run with --judge/});
+});
+
+t.test('with --judge it asks the judge model on the provider\'s endpoint, and its exchange is recorded: 0', async t => {
+	const script = JSON.parse(await readFile(reportResponses, 'utf8')) as {tasks: Record<string, unknown>};
+	const question = 'Is a profit of 40 correct for revenue 120 and cost 80? Answer YES or NO.';
+	const withJudge = join(await tempDir(t), 'with-judge.json');
+	await writeFile(withJudge, JSON.stringify({...script, prompts: {judge_profit: question}, tasks: {...script.tasks, judge_profit: [{content: 'YES'}]}}));
+	const run = await row(t, judged, ['--judge', '--judge-model', 'judge-model'], withJudge);
+	t.equal(run.status, 0, run.stdout);
+	const result = (await readCase(run.out, 'profit_math')).graders.find(entry => entry.name === 'eval_judge_agrees')!;
+	t.equal(result.status, 'passed');
+	t.equal(result.judge_exchanges.length, 1);
+	t.same(result.judge_exchanges[0]!.request, {model: 'judge-model', messages: [{role: 'user', content: question}]});
+	t.same((await readRun(run.out)).options.judge, {model: 'judge-model'});
+});
+
+t.test('--judge-model without --judge: 2', async t => {
+	const run = await row(t, {}, ['--judge-model', 'm']);
+	t.equal(run.status, 2);
+	t.match(run.stderr, /--judge-model applies only with --judge/);
 });
