@@ -16,6 +16,7 @@ const layers = [
 	{name: 'engine', path: '^engine/'},
 	// 4. Task sources, and the scripted provider that plays them.
 	{name: 'tasks', path: '^tasks/'},
+	{name: 'cartridges', path: '^cartridges/'},
 	{name: 'scripted', path: '^scripted/'},
 	// 5. What runs where a task runs.
 	{name: 'workers', path: '^workers/'},
@@ -26,6 +27,8 @@ const layers = [
 	{name: 'supervisor/plan', path: '^supervisor/plan/'},
 	{name: 'supervisor/evidence', path: '^supervisor/evidence/'},
 	{name: 'supervisor/host', path: '^supervisor/host/'},
+	// Runs cartridges' cases (describe, eval, replay, diff); below the attempt, which will use it as a task source.
+	{name: 'supervisor/cartridge', path: '^supervisor/cartridge/'},
 	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
 	{name: 'supervisor/compare', path: '^supervisor/compare/'},
 	{name: 'supervisor/pair', path: '^supervisor/pair/'},

@@ -17,3 +17,4 @@ export type {LoadedCapability, LoadedPlugin, PluginOrigin} from './plugins/loade
 export {Composition, checkLoadedModules, describeLoadedModules, openComposition, selects} from './plugins/composition.js';
 export {capabilityCatalog, type CapabilityDescriptor} from './plugins/capability-catalog.js';
 export {toolDefinitions, toolNames} from './tools/definitions.js';
+export {action, type ToolImplementation, type ToolOutcome} from './tools/implementations.js';

@@ -7,6 +7,8 @@ import {parseChatRequest, textOf, type ChatRequest} from './chat-request.js';
 import {conversationOf, newConversationId, PromptCache, promptParts} from './prompt-cache.js';
 import type {ReferenceScript} from '../tasks/reference/reference-script.js';
 import {nextAction, pastCalls, type NextAction} from './replay.js';
+import {playScript, type ScriptedMessage} from './play-script.js';
+import type {ScriptedConversation} from './response-script.js';
 import {encode, loadTokenizer} from './tokenizer.js';
 
 /** A task the scripted provider can play: recognized by its prompt (the first user message). */
@@ -28,13 +30,18 @@ const bodyLimit = 16 * 1024 * 1024;
  * Starts the scripted provider on 127.0.0.1 (a free port): a chat-completions endpoint that plays each task's
  * reference behaviour, with token counts from a real tokenizer and a simulated prompt cache. No network beyond loopback.
  */
-export async function startScriptedServer(options: {tasks?: readonly ScriptedTask[]} = {}): Promise<ScriptedServer> {
+export async function startScriptedServer(options: {tasks?: readonly ScriptedTask[]; conversations?: readonly ScriptedConversation[]} = {}): Promise<ScriptedServer> {
 	const tasks = options.tasks ?? builtinTasks;
+	// A response script is played for the conversations it names; the tasks' references for the others.
+	const conversations = options.conversations ?? [];
+	const prompts = conversations.map(conversation => conversation.prompt);
+	const twice = conversations.find((conversation, index) => prompts.indexOf(conversation.prompt) !== index);
+	if (twice) throw new Error(`two scripted conversations (${twice.id} and another) have the same prompt; the provider could not tell them apart`);
 	const cache = new PromptCache();
 	// Built before listening, so that no request's latency includes it.
 	await loadTokenizer();
 	const server = createServer((request, response) => {
-		handle(request, response, tasks, cache).catch(error => {
+		handle(request, response, {tasks, conversations}, cache).catch(error => {
 			send(response, 500, new ApiError(500, `The scripted provider failed: ${error instanceof Error ? error.message : String(error)}`, 'server_error').body());
 		});
 	});
@@ -54,7 +61,12 @@ export async function startScriptedServer(options: {tasks?: readonly ScriptedTas
 	};
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse, tasks: readonly ScriptedTask[], cache: PromptCache): Promise<void> {
+interface Repertoire {
+	tasks: readonly ScriptedTask[];
+	conversations: readonly ScriptedConversation[];
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse, repertoire: Repertoire, cache: PromptCache): Promise<void> {
 	const path = (request.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
 	try {
 		if (path === '/v1/models' || path === '/models') {
@@ -72,7 +84,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, tasks:
 			throw new ApiError(400, 'We could not parse the JSON body of your request. The body must be valid JSON.', 'invalid_request_error', 'invalid_json');
 		}
 		const chat = parseChatRequest(json);
-		send(response, 200, answer(chat, tasks, cache));
+		send(response, 200, answer(chat, repertoire, cache));
 	} catch (error) {
 		if (error instanceof ApiError) send(response, error.status, error.body());
 		else throw error;
@@ -98,9 +110,14 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** Plays the task's reference one step further and wraps it as a chat completion with honest token usage. */
-function answer(chat: ChatRequest, tasks: readonly ScriptedTask[], cache: PromptCache): object {
+function answer(chat: ChatRequest, {tasks, conversations}: Repertoire, cache: PromptCache): object {
 	const firstUser = chat.messages.find(message => message.role === 'user');
 	const prompt = firstUser ? textOf(firstUser.content) : '';
+	const scripted = conversations.find(candidate => candidate.prompt === prompt);
+	if (scripted) {
+		const conversation = conversationOf(chat) ?? newConversationId();
+		return completion(chat, playScript(chat, scripted, conversation), conversation, cache);
+	}
 	const task = tasks.find(candidate => candidate.prompt === prompt);
 	if (!task) throw new ApiError(400, 'The scripted provider knows no task with this prompt (the first user message must be a built-in task\'s prompt).', 'invalid_request_error', 'unknown_task', 'messages');
 	const calls = pastCalls(chat.messages);
@@ -119,8 +136,14 @@ function answer(chat: ChatRequest, tasks: readonly ScriptedTask[], cache: Prompt
 	const callId = `call_${conversation}_${calls.length + 1}`;
 	const args = JSON.stringify(next.kind === 'done' ? {summary: next.summary} : next.request.args);
 	const content = next.kind === 'call' ? next.request.note ?? null : null;
+	return completion(chat, {content, tool_calls: [{id: callId, type: 'function', function: {name: tool, arguments: args}}]}, conversation, cache);
+}
+
+/** An assistant message wrapped as a chat completion, with token usage from the tokenizer and the simulated cache. */
+function completion(chat: ChatRequest, message: ScriptedMessage, conversation: string, cache: PromptCache): object {
+	const {content} = message;
 	const usage = cache.account(conversation, promptParts(chat));
-	const completionTokens = encode(`${content ?? ''}${tool}${args}`).length;
+	const completionTokens = encode(`${content ?? ''}${message.tool_calls.map(call => `${call.function.name}${call.function.arguments}`).join('')}`).length;
 	return {
 		id: `chatcmpl-${randomBytes(12).toString('hex')}`,
 		object: 'chat.completion',
@@ -129,9 +152,9 @@ function answer(chat: ChatRequest, tasks: readonly ScriptedTask[], cache: Prompt
 		system_fingerprint: 'hlab-scripted',
 		choices: [{
 			index: 0,
-			message: {role: 'assistant', content, refusal: null, tool_calls: [{id: callId, type: 'function', function: {name: tool, arguments: args}}]},
+			message: {role: 'assistant', content, refusal: null, ...(message.tool_calls.length > 0 ? {tool_calls: message.tool_calls} : {})},
 			logprobs: null,
-			finish_reason: 'tool_calls',
+			finish_reason: message.tool_calls.length > 0 ? 'tool_calls' : 'stop',
 		}],
 		usage: {
 			prompt_tokens: usage.promptTokens,

@@ -1,2 +1,3 @@
 export * from './experiment-controller.js';
 export * from './plugin.js';
+export * from './cartridge.js';

@@ -45,6 +45,8 @@ export interface RunAgentOptions {
 	onProcessGroup?: (pid: number) => void;
 	/** The attempt's shared provider limiter (`createProviderLimiter`); without one, requests go out as they come. */
 	limiter?: ProviderLimiterShare;
+	/** Implementations besides the engine's own, by the id a harness tool is bound to (a cartridge's tools). */
+	toolImplementations?: ReadonlyMap<string, ToolImplementation>;
 }
 
 type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
@@ -144,7 +146,7 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 	const {options, journal, transcript, deadline} = run;
 	if (!run.checked.ok) throw new EngineError('init', run.checked.problem);
 	const {harness} = run.checked;
-	const tools = bindTools(harness);
+	const tools = bindTools(harness, options.toolImplementations);
 	const ids = options.plugins.map(plugin => plugin.id);
 	const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
 	if (duplicate !== undefined) throw new EngineError('init', `plugin ${duplicate} is loaded twice`);

@@ -1,6 +1,6 @@
 import type {z} from 'zod';
 import type {GroupRun} from '../../process/index.js';
-import {DoneArgs, ListFilesArgs, ReadFileArgs, RunCommandArgs, WriteFileArgs} from '../../harness/index.js';
+import {DoneArgs, ListFilesArgs, ReadFileArgs, RunCommandArgs, WriteFileArgs, type ToolParameters} from '../../harness/index.js';
 import {listFilesTool, readFileTool, writeFileTool} from './file-tools.js';
 import {runCommandTool, type CommandContext} from './run-command.js';
 
@@ -14,11 +14,12 @@ type Run<Args> = (context: CommandContext, args: Args) => Promise<ToolOutcome>;
 
 /** What a harness's tool can be bound to: code that acts in the workspace, or the end of the loop. */
 export type ToolImplementation =
-	| {kind: 'action'; args: z.ZodType; run: Run<never>}
+	// `parameters`: the JSON Schema `args` was made from, when the implementation came with one (a cartridge tool's).
+	| {kind: 'action'; args: z.ZodType; run: Run<never>; parameters?: ToolParameters}
 	| {kind: 'finish'; args: typeof DoneArgs};
 
 /** An action whose arguments `args` validates before `run` sees them. */
-function action<Schema extends z.ZodType>(args: Schema, run: Run<z.infer<Schema>>): ToolImplementation {
+export function action<Schema extends z.ZodType>(args: Schema, run: Run<z.infer<Schema>>): ToolImplementation {
 	return {kind: 'action', args, run: run as Run<never>};
 }
 

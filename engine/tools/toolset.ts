@@ -38,13 +38,14 @@ export class Toolset {
 /**
  * Binds each enabled tool to its implementation. An implementation this engine lacks is `missing_tool`; a tool whose
  * parameters are not its implementation's argument schema is `init`, because calls would be validated by a schema
- * the model was never shown.
+ * the model was never shown. `extra` adds implementations a caller brings (a cartridge's tools).
  */
-export function bindTools(harness: Harness): Toolset {
+export function bindTools(harness: Harness, extra: ReadonlyMap<string, ToolImplementation> = new Map()): Toolset {
 	const bound = enabledTools(harness).map(tool => {
-		const implementation = toolImplementations.get(tool.implementation);
+		const implementation = extra.get(tool.implementation) ?? toolImplementations.get(tool.implementation);
 		if (implementation === undefined) throw new EngineError('missing_tool', `tool ${tool.name} is bound to ${tool.implementation}, which this engine does not implement`);
-		if (canonicalJson(tool.parameters) !== implementationParameters(tool.implementation, implementation)) {
+		const parameters = implementation.kind === 'action' && implementation.parameters ? canonicalJson(implementation.parameters) : implementationParameters(tool.implementation, implementation);
+		if (canonicalJson(tool.parameters) !== parameters) {
 			throw new EngineError('init', `tool ${tool.name}: its parameters are not the argument schema of ${tool.implementation}, which validates its calls`);
 		}
 		return {tool, implementation};

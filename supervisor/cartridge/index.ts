@@ -1,0 +1,7 @@
+/** Running cartridges: describe, eval, replay and diff; what the `hlab cartridge` commands call. */
+export {CaseRecord, RunRecord} from './case-record.js';
+export {evalCartridge, type EvalProvider} from './eval-cartridge.js';
+export {replayRun, ReplayReport} from './replay-run.js';
+export {CartridgeDiff, diffCartridges} from './diff-cartridges.js';
+export {describeCartridge, renderDescription} from './describe-cartridge.js';
+export {renderDiff, renderReplay, renderRun} from './render-results.js';
