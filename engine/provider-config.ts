@@ -26,11 +26,6 @@ export const ResolvedProvider = z.object({
 });
 export type ResolvedProvider = z.infer<typeof ResolvedProvider>;
 
-/** The model name a configuration uses (recorded in plans). */
-export function providerModel(config: ProviderConfig): string {
-	return config.kind === 'scripted' ? scriptedModel : config.model;
-}
-
 /** Binds a configuration to an endpoint; `scriptedUrl` is required for the scripted provider. */
 export function resolveProvider(config: ProviderConfig, scriptedUrl?: string): ResolvedProvider {
 	if (config.kind === 'openai-compatible') {

@@ -57,11 +57,6 @@ export function sdkFiles(): string[] {
 	return sdkClosure().files;
 }
 
-/** The type declarations among them, which `hlab plugin describe` exports. */
-export function sdkDeclarationFiles(): string[] {
-	return sdkFiles().filter(path => path.endsWith('.d.ts'));
-}
-
 /** Digest of the SDK: sha256 over the sorted `name sha256:...` lines of its files. */
 export function sdkDigest(): string {
 	const lines = sdkFiles().map(path => `${sdkName(path)} ${sha256(readFileSync(path))}`);

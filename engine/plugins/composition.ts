@@ -10,9 +10,6 @@ export const Composition = z.object({
 });
 export type Composition = z.infer<typeof Composition>;
 
-/** Every plugin is selected. */
-export const openComposition: Composition = {modules: ['*']};
-
 export function selects(composition: Composition, pluginId: string): boolean {
 	return composition.modules.some(entry => (entry.endsWith('*') ? pluginId.startsWith(entry.slice(0, -1)) : entry === pluginId));
 }
@@ -24,7 +21,3 @@ export function checkLoadedModules(composition: Composition, plugins: readonly L
 	return `plugin${excluded.length > 1 ? 's' : ''} ${excluded.join(', ')} ${excluded.length > 1 ? 'are' : 'is'} not selected by the active composition (${composition.modules.join(', ') || 'no modules'})`;
 }
 
-/** What evidence records as the loaded modules. */
-export function describeLoadedModules(plugins: readonly LoadedPlugin[]): {id: string; origin: LoadedPlugin['origin']; capabilities: string[]}[] {
-	return plugins.map(plugin => ({id: plugin.id, origin: plugin.origin, capabilities: plugin.capabilities.map(entry => entry.id)}));
-}

@@ -1,8 +1,6 @@
 export {snapshotSource} from './snapshot-source.js';
-export {readSnapshot, type SnapshotCheck} from './read-snapshot.js';
-export {SnapshotManifest, snapshotSchema} from './snapshot-manifest.js';
-export {readCheckoutState, sourceDigest, type CheckoutState, UntrackedFile} from './checkout-state.js';
-export {buildHost, launcherName, type BuildHostOptions} from './build-host.js';
-export {BuildRecord, buildSchema} from './build-record.js';
-export {verifyBuild, readBuildRecord, type BuildCheck} from './verify-build.js';
+export {readSnapshot} from './read-snapshot.js';
+export {readCheckoutState} from './checkout-state.js';
+export {buildHost} from './build-host.js';
+export {verifyBuild} from './verify-build.js';
 export {SourceError, checkoutRoot} from './git.js';
