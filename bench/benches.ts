@@ -6,6 +6,7 @@ import {ledgerCost} from './ledger-cost.js';
 import {outputLimit} from './output-limit.js';
 import {peer} from './peer.js';
 import {scale} from './scale.js';
+import {startupHelp, startupHostWorker} from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benches: Bench[] = [inProcessDispatch, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer];
+export const benches: Bench[] = [inProcessDispatch, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker];

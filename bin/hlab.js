@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // The launcher stays plain JavaScript so that an old Node gets a clear message instead of a syntax error.
+import module from 'node:module';
+
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
 	process.stderr.write(`hlab: Node.js 22 or newer is required (this is ${process.version}); run it through npm (npx hlab) or put Node 22 first on PATH\n`);
 	process.exit(125);
 }
+// Compiled code cached on disk (under the OS temp folder, keyed by each file's content): later starts skip compiling.
+module.enableCompileCache?.();
 await import('../dist/supervisor/cli/main.js');

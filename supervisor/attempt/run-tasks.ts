@@ -66,7 +66,7 @@ async function runOneTask(runner: TaskRunner, index: number, progress: Progress)
 	let started = false;
 	const executed = await executeTask(runner, {index, id, paths, log, onStart: () => {
 		started = true;
-		progress.started();
+		progress.started(id);
 	}});
 	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
 	const recorded = exportEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null, log);

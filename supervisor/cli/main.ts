@@ -1,24 +1,7 @@
 import {Command, CommanderError} from 'commander';
 import {InputError} from '../input-error.js';
+import {commands, namedCommand, registerOutlines} from './command-list.js';
 import {fail, failedExit, usageExit} from './exit-codes.js';
-
-type Register = (program: Command) => void;
-
-/** Each command's module, loaded only when that command runs: `hlab supervise` need not load the engine. */
-const commands: Record<string, () => Promise<Register>> = {
-	eval: async () => (await import('./eval.js')).registerEval,
-	agent: async () => (await import('./agent.js')).registerAgent,
-	plugin: async () => (await import('./plugin.js')).registerPlugin,
-	controller: async () => (await import('./controller.js')).registerController,
-	supervise: async () => (await import('./supervise.js')).registerSupervise,
-	check: async () => (await import('./check.js')).registerCheck,
-	'snapshot-source': async () => (await import('./snapshot-source.js')).registerSnapshotSource,
-	'build-host': async () => (await import('./build-host.js')).registerBuildHost,
-	pair: async () => (await import('./pair.js')).registerPair,
-	'host-worker': async () => (await import('./host-worker.js')).registerHostWorker,
-	report: async () => (await import('./report.js')).registerReport,
-	cartridge: async () => (await import('./cartridge.js')).registerCartridge,
-};
 
 const program = new Command('hlab')
 	.description('harness-lab: a local experiment supervisor for agent harnesses')
@@ -26,8 +9,10 @@ const program = new Command('hlab')
 	// Commander's own refusals are bad input too: one `hlab: ...` line like every other.
 	.configureOutput({outputError: (text, write) => write(`hlab: ${text.replace(/^error: /, '').trim()} (run hlab --help for usage)\n`)});
 
-const named = process.argv[2] ?? '';
-for (const name of named in commands ? [named] : Object.keys(commands)) (await commands[name]!())(program);
+// A named command loads its module alone; without one, the help and commander's refusals need only the outlines.
+const named = namedCommand(process.argv);
+if (named === null) registerOutlines(program);
+else (await commands[named]!.load())(program);
 
 try {
 	await program.parseAsync(process.argv);
