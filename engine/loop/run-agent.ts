@@ -41,6 +41,8 @@ export interface RunAgentOptions {
 	signal?: AbortSignal;
 	/** Called for every process group a tool starts, so the supervisor knows it. */
 	onProcessGroup?: (pid: number) => void;
+	/** Added to the environment of every command the run starts (a supervisor's per-task marker). */
+	commandEnv?: Record<string, string>;
 }
 
 type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
@@ -154,7 +156,7 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 	const commands: CommandContext = {
 		root,
 		deadline,
-		env: options.provider.api_key_env ? {[options.provider.api_key_env]: undefined} : {},
+		env: {...options.commandEnv, ...(options.provider.api_key_env ? {[options.provider.api_key_env]: undefined} : {})},
 		onProcessGroup: options.onProcessGroup,
 		jobs: run.jobs,
 	};

@@ -3,6 +3,7 @@ import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
+import {poolSize} from './pool-size.js';
 import {TaskPool, type PoolRun} from './task-pool.js';
 
 /** One task's execution as the runner asks for it, whoever runs it. */
@@ -28,21 +29,26 @@ export interface Execution {
 /** Runs the tasks of one attempt: in worker threads (in-process) or as supervised host processes. */
 export interface TaskExecutor {
 	readonly timing: 'in-process' | 'supervised-host';
+	/** The worker threads the tasks share once started; null where tasks run as processes (or nothing started). */
+	readonly threads: number | null;
 	start(lanes: number): Promise<void>;
 	execute(job: ExecutionJob): Promise<Execution>;
 	close(): Promise<void>;
 }
 
-/** Slack past the engine's own timeout before the supervisor ends the thread itself. */
-const deadlineSlackMs = 2000;
-
-/** The piscina pool: one worker thread per lane, the engine (and candidate) loaded in the supervisor's process. */
-export function inProcessExecutor(candidate: CandidateSnapshot | null): TaskExecutor {
+/**
+ * The piscina pool: a few worker threads (one per core unless `threads` says otherwise) share the lanes, the engine
+ * (and candidate) loaded once per thread in the supervisor's process.
+ */
+export function inProcessExecutor(candidate: CandidateSnapshot | null, threads: number | null = null): TaskExecutor {
 	let pool: TaskPool | null = null;
 	return {
 		timing: 'in-process',
+		get threads() {
+			return pool?.size.threads ?? null;
+		},
 		async start(lanes) {
-			pool = new TaskPool(lanes);
+			pool = new TaskPool(poolSize(lanes, threads));
 			await pool.warmUp();
 		},
 		async execute(job) {
@@ -55,7 +61,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null): TaskExec
 				maxSteps: job.maxSteps,
 				timeoutMs: job.timeoutMs,
 				candidate,
-			}, {deadlineMs: job.timeoutMs + deadlineSlackMs, signal: job.signal});
+			}, {deadlineMs: job.timeoutMs, signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},
 		async close() {

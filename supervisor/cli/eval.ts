@@ -25,6 +25,7 @@ interface EvalFlags extends ProviderFlags {
 	side?: string;
 	artifacts?: string;
 	keepWorkdirs?: boolean;
+	threads?: string;
 	compare?: string;
 	decisionOutput?: string;
 	recover?: string;
@@ -50,6 +51,7 @@ export function registerEval(program: Command): void {
 		.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
 		.option('--artifacts <dir>', 'new evidence directory of the attempt')
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
+		.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
 		.option('--compare <baseline,candidate>', 'compare two report.json files')
 		.option('--decision-output <file>', 'write the decision here (never overwrites)')
 		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one')
@@ -125,6 +127,7 @@ async function run(flags: EvalFlags): Promise<number> {
 		const {dir, report} = await runAttempt({
 			planPath: flags.plan!, artifacts: flags.artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
+			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
 		});
 		print(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
 		return report.passed ? okExit : failedExit;
