@@ -49,6 +49,8 @@ interface InFlight {
 export class TaskPool {
 	readonly #pool: Piscina<TaskJob | {warmup: true}, TaskJobResult | WarmUpAnswer>;
 	readonly #inFlight = new Set<InFlight>();
+	/** Every thread ended so far, with the task whose code held it, in order. */
+	readonly #endings: Array<{at: number; holder: string}> = [];
 
 	constructor(readonly size: PoolSize) {
 		this.#pool = new Piscina({
@@ -56,6 +58,8 @@ export class TaskPool {
 			minThreads: size.threads,
 			maxThreads: size.threads,
 			concurrentTasksPerWorker: size.tasksPerThread,
+			// Piscina's default parks a thread in Atomics.wait whenever it has no task, which would freeze a thread's other I/O.
+			atomics: 'disabled',
 			idleTimeout: 60_000,
 		});
 	}
@@ -71,6 +75,7 @@ export class TaskPool {
 		}
 	}
 
+	/** piscina's own `signal` is not used: it keeps a task alone on its thread and ends the thread to abort it. */
 	async run(job: Omit<TaskJob, 'port' | 'taskMarker' | 'inCandidateCode'>, options: PoolRunOptions): Promise<PoolRun> {
 		const taskMarker = `HLAB_TASK_${randomUUID().replaceAll('-', '')}`;
 		const inCandidateCode = new Int32Array(new SharedArrayBuffer(4));
@@ -92,7 +97,7 @@ export class TaskPool {
 			if ('warm' in result) throw new Error('a task job was answered as a warm-up');
 			outcome = {kind: 'result', result};
 		} catch (error) {
-			outcome = task.fate ?? {kind: 'crash', message: `the worker thread failed: ${(error as Error).message}`};
+			outcome = task.fate ?? this.#failure(task, t0, error as Error);
 		} finally {
 			watch.stop();
 			this.#inFlight.delete(task);
@@ -100,6 +105,13 @@ export class TaskPool {
 		const wall_ms = performance.now() - t0;
 		await endLeftovers(outcome.kind !== 'result', leaders, port1, taskMarker, pidBefore);
 		return {...outcome, wall_ms, thread: task.thread};
+	}
+
+	/** A task that never reported its thread failed with a thread: if one was ended meanwhile, it was posted to that one. */
+	#failure(task: InFlight, dispatchedAt: number, error: Error): Ending {
+		const ending = task.thread === null ? this.#endings.findLast(one => one.at >= dispatchedAt) : undefined;
+		if (ending === undefined) return {kind: 'crash', message: `the worker thread failed: ${error.message}`};
+		return {kind: 'crash', message: `its worker thread was ended before it started because the code of task ${ending.holder}, running there, did not yield`};
 	}
 
 	/** The task's timers: its hard deadline, and an interruption forwarded to its thread with the same grace. */
@@ -136,6 +148,7 @@ export class TaskPool {
 		for (const mate of mates) {
 			if (mate !== holder) mate.fate = {kind: 'crash', message: `its worker thread was ended because the code of task ${holder.id}, running beside it, did not yield`};
 		}
+		this.#endings.push({at: performance.now(), holder: holder.id});
 		// piscina fails every task of the ended thread and starts a fresh thread in its place.
 		void this.#pool.threads.find(worker => worker.threadId === thread)?.terminate();
 	}
