@@ -117,6 +117,7 @@ function sideOf(flags: EvalFlags): 'baseline' | 'candidate' | undefined {
 async function run(flags: EvalFlags): Promise<number> {
 	if (!flags.artifacts) throw new UsageError('--plan needs --artifacts DIR (a new evidence directory)');
 	if (flags.candidate !== undefined && flags.candidateHost !== undefined) throw new UsageError('give at most one of --candidate and --candidate-host');
+	if (flags.threads !== undefined && flags.candidateHost !== undefined) throw new UsageError('--threads sizes the in-process worker threads; with --candidate-host every task is a process of its own');
 	const side = sideOf(flags);
 	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
 	const interrupt = new AbortController();
