@@ -6,10 +6,15 @@ import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 /** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
 export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'timeoutMs' | 'limiter'> {
 	candidate: CandidateSnapshot | null;
-	/** Environment key set (to `1`) in this thread while the task runs, so every process it starts carries it. */
+	/** Environment key set (to `1`) for every process this task starts; other tasks share the thread, so never the thread's own environment. */
 	taskMarker: string;
-	/** Receives `{pid}` for every process group the task starts, before the group can outlive this thread. */
+	/** The task's channel: the thread sends {@link TaskThreadMessage}s on it and receives {@link TaskControlMessage}s. */
 	port: MessagePort;
+	/**
+	 * One Int32 over shared memory, set to 1 while candidate code runs synchronously for this task and 0 otherwise:
+	 * when a thread stops answering, the supervisor reads it to name the task whose code holds the thread.
+	 */
+	inCandidateCode: Int32Array;
 }
 
 export type TaskJobResult =
@@ -17,7 +22,15 @@ export type TaskJobResult =
 	| {kind: 'init_failed'; message: string}
 	| {kind: 'error'; reason: FailureReason; message: string};
 
-/** A message on the job's port. */
-export interface ProcessGroupMessage {
-	pid: number;
+/** From the thread: which thread took the task (sent first), then every process group the task starts. */
+export type TaskThreadMessage = {thread: number} | {pid: number};
+
+/** To the thread: end this task cooperatively (its model request, commands and loop), for this reason. */
+export interface TaskControlMessage {
+	abort: 'deadline' | 'interrupted';
+}
+
+/** What a warm-up answers: the thread it ran in, so the pool knows when every thread has loaded the engine. */
+export interface WarmUpAnswer {
+	warm: number;
 }

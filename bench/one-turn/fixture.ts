@@ -41,18 +41,27 @@ export interface AttemptRun {
 	wallMs: number;
 	/** The supervisor's peak resident memory (VmHWM), read from /proc while it ran; null if never read. */
 	peakRssMiB: number | null;
+	/** The supervisor's own CPU time (user + system, all its threads) at its last reading, 10 ms or less before it exited; null if never read. */
+	cpuMs: number | null;
 }
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const ticksPerSecond = 100;
 
 /** One `hlab eval --plan` in a new evidence directory, timed from spawn to exit; every task must pass. */
 export async function runPlan(dir: string, plan: string, count: number, extra: string[] = []): Promise<AttemptRun> {
 	const artifacts = join(dir, `attempt-${Math.random().toString(36).slice(2)}`);
 	let peak: number | null = null;
+	let cpu: number | null = null;
 	let sampler: NodeJS.Timeout | undefined;
 	const onSpawn = (pid: number): void => {
 		const read = (): void => {
 			try {
 				const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
 				if (match) peak = Number(match[1]) / 1024;
+				const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+				const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+				cpu = (Number(fields[11]) + Number(fields[12])) * (1000 / ticksPerSecond);
 			} catch {
 				// The process has ended; the last reading stands.
 			}
@@ -64,7 +73,7 @@ export async function runPlan(dir: string, plan: string, count: number, extra: s
 		const report = JSON.parse(run.stdout!.toString()) as {totals?: {passed?: number}; report?: {totals?: {passed?: number}}};
 		const passed = report.totals?.passed ?? report.report?.totals?.passed;
 		if (passed !== count) throw new Error(`the attempt passed ${passed} of ${count} tasks (evidence kept in ${artifacts})`);
-		return {wallMs: run.record.wall_ms, peakRssMiB: peak};
+		return {wallMs: run.record.wall_ms, peakRssMiB: peak, cpuMs: cpu};
 	} finally {
 		clearInterval(sampler);
 	}

@@ -47,6 +47,8 @@ export interface RunAgentOptions {
 	limiter?: ProviderLimiterShare;
 	/** Implementations besides the engine's own, by the id a harness tool is bound to (a cartridge's tools). */
 	toolImplementations?: ReadonlyMap<string, ToolImplementation>;
+	/** Added to the environment of every command the run starts (a supervisor's per-task marker). */
+	commandEnv?: Record<string, string>;
 }
 
 type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
@@ -171,7 +173,7 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 	const commands: CommandContext = {
 		root,
 		deadline,
-		env: options.provider.api_key_env ? {[options.provider.api_key_env]: undefined} : {},
+		env: {...options.commandEnv, ...(options.provider.api_key_env ? {[options.provider.api_key_env]: undefined} : {})},
 		onProcessGroup: options.onProcessGroup,
 		jobs: run.jobs,
 	};

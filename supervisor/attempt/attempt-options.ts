@@ -17,6 +17,8 @@ export interface AttemptOptions {
 	signal?: AbortSignal;
 	/** No progress output (for --json). */
 	quiet?: boolean;
+	/** Worker threads the in-process tasks share; null: the available cores, at most the frozen concurrency. */
+	threads?: number | null;
 }
 
 export class HostOptionError extends InputError {

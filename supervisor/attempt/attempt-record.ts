@@ -37,6 +37,8 @@ export const AttemptRecord = z.object({
 	service_bindings: z.record(z.string(), z.string()),
 	loaded_modules: z.array(LoadedModule),
 	concurrency: z.number().int(),
+	/** The worker threads the in-process tasks shared (the frozen concurrency is tasks in flight); null when none ran. */
+	threads: z.number().int().positive().nullable().default(null),
 	keep_workdirs: z.boolean(),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;

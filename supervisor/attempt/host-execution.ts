@@ -11,6 +11,7 @@ import {outcomeUnfinished, type TaskExecutor} from './task-execution.js';
 export function hostExecutor(session: HostSession): TaskExecutor {
 	return {
 		timing: 'supervised-host',
+		threads: null,
 		async start() {
 			// One process per task: nothing to warm up, the lanes alone bound the concurrency.
 		},

@@ -57,6 +57,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		service_bindings: services.bindings,
 		loaded_modules: loadedModules(plan.composition.modules, services),
 		concurrency: plan.policy.concurrency,
+		threads: services.executor.threads,
 		keep_workdirs: attempt.options.keepWorkdirs,
 	};
 	await writeJson(join(attempt.dir, 'attempt.json'), AttemptRecord.parse(record), {durable: true});

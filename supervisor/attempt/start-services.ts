@@ -39,7 +39,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir)) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
-	const executor = host.session === null ? inProcessExecutor(candidate.snapshot, limiterOf(attempt.plan)) : hostExecutor(host.session);
+	const executor = host.session === null ? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan)}) : hostExecutor(host.session);
 	// The threads load the engine while the provider finishes starting.
 	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);

@@ -4,6 +4,7 @@ import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
+import {poolSize} from './pool-size.js';
 import {TaskPool, type PoolRun} from './task-pool.js';
 
 /** One task's execution as the runner asks for it, whoever runs it. */
@@ -29,24 +30,27 @@ export interface Execution {
 /** Runs the tasks of one attempt: in worker threads (in-process) or as supervised host processes. */
 export interface TaskExecutor {
 	readonly timing: 'in-process' | 'supervised-host';
+	/** The worker threads the tasks share once started; null where tasks run as processes (or nothing started). */
+	readonly threads: number | null;
 	start(lanes: number): Promise<void>;
 	execute(job: ExecutionJob): Promise<Execution>;
 	close(): Promise<void>;
 }
 
-/** Slack past the engine's own timeout before the supervisor ends the thread itself. */
-const deadlineSlackMs = 2000;
-
 /**
- * The piscina pool: one worker thread per lane, the engine (and candidate) loaded in the supervisor's process.
- * Every task draws from the attempt's one provider limiter, when the plan froze limits.
+ * The piscina pool: a few worker threads (one per core unless `threads` says otherwise) share the lanes, the engine
+ * (and candidate) loaded once per thread in the supervisor's process. Every task draws from the attempt's one
+ * provider limiter, when the plan froze limits.
  */
-export function inProcessExecutor(candidate: CandidateSnapshot | null, limiter: ProviderLimiterShare | null = null): TaskExecutor {
+export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads = null, limiter = null}: {threads?: number | null; limiter?: ProviderLimiterShare | null} = {}): TaskExecutor {
 	let pool: TaskPool | null = null;
 	return {
 		timing: 'in-process',
+		get threads() {
+			return pool?.size.threads ?? null;
+		},
 		async start(lanes) {
-			pool = new TaskPool(lanes);
+			pool = new TaskPool(poolSize(lanes, threads));
 			await pool.warmUp();
 		},
 		async execute(job) {
@@ -60,7 +64,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, limiter: 
 				timeoutMs: job.timeoutMs,
 				candidate,
 				...(limiter === null ? {} : {limiter}),
-			}, {deadlineMs: job.timeoutMs + deadlineSlackMs, signal: job.signal});
+			}, {deadlineMs: job.timeoutMs, signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},
 		async close() {

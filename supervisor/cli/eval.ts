@@ -29,6 +29,7 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	side?: string;
 	artifacts?: string;
 	keepWorkdirs?: boolean;
+	threads?: string;
 	compare?: string[];
 	decisionOutput?: string;
 	/** A path, or false for --no-html; absent: beside the decision. */
@@ -57,6 +58,7 @@ export function registerEval(program: Command): void {
 		.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
 		.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
+		.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
 		.option('--compare <baseline,candidate>', 'compare two report.json files', absolutePaths)
 		.option('--decision-output <file>', 'write the decision here (never overwrites)', absolutePath)
 		.option('--html <file>', 'with --decision-output: write the comparison page here (default: beside the decision, .html)', absolutePath)
@@ -128,6 +130,7 @@ function sideOf(flags: EvalFlags): 'baseline' | 'candidate' | undefined {
 async function run(flags: EvalFlags): Promise<number> {
 	if (!flags.artifacts) throw new UsageError('--plan needs --artifacts DIR (a new evidence directory)');
 	if (flags.candidate !== undefined && flags.candidateHost !== undefined) throw new UsageError('give at most one of --candidate and --candidate-host');
+	if (flags.threads !== undefined && flags.candidateHost !== undefined) throw new UsageError('--threads sizes the in-process worker threads; with --candidate-host every task is a process of its own');
 	const side = sideOf(flags);
 	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
 	const interrupt = new AbortController();
@@ -138,6 +141,7 @@ async function run(flags: EvalFlags): Promise<number> {
 		const {dir, report} = await runAttempt({
 			planPath: flags.plan!, artifacts: flags.artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
+			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
 		});
 		print(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
 		return report.passed ? okExit : failedExit;

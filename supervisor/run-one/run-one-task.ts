@@ -24,9 +24,6 @@ export interface RunOneOptions {
 	signal: AbortSignal;
 }
 
-/** Slack past the engine's own timeout before the thread itself is ended (as in an attempt). */
-const deadlineSlackMs = 2000;
-
 /**
  * Runs one built-in task outside an experiment with the pieces an attempt uses: the task's own setup, the
  * provider started as an attempt starts it, the candidate compiled once and loaded in a task thread, and the
@@ -112,9 +109,9 @@ async function compile(path: string): Promise<CandidateSnapshot | EngineError> {
 
 /** One task in a worker thread of the attempt's task pool: the candidate loads there, and the thread ends at the deadline. */
 async function runInThread(task: {id: string; prompt: string}, workspace: string, stateDir: string, provider: ResolvedProvider, candidate: CandidateSnapshot | null, options: RunOneOptions): Promise<Omit<Executed, 'candidate'>> {
-	const pool = new TaskPool(1);
+	const pool = new TaskPool({threads: 1, tasksPerThread: 1});
 	try {
-		const run = await pool.run({task, workspace, stateDir, provider, maxSteps: options.maxSteps, timeoutMs: options.timeoutMs, candidate}, {deadlineMs: options.timeoutMs + deadlineSlackMs, signal: options.signal});
+		const run = await pool.run({task, workspace, stateDir, provider, maxSteps: options.maxSteps, timeoutMs: options.timeoutMs, candidate}, {deadlineMs: options.timeoutMs, signal: options.signal});
 		return outcomeOf(run);
 	} finally {
 		await pool.close();

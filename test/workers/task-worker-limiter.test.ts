@@ -14,7 +14,7 @@ checkNoLeaks(t);
 
 t.test('a 429 storm across 4 worker threads: the limiter in one SharedArrayBuffer backs every thread off together', async t => {
 	// The task worker the supervisor runs, two tasks per thread so all 8 run at once on 4 threads.
-	const pool = new Piscina<TaskJob | {warmup: true}, TaskJobResult | 'warm'>({filename: distPath('workers/task-worker.js'), minThreads: 4, maxThreads: 4, concurrentTasksPerWorker: 2});
+	const pool = new Piscina<TaskJob | {warmup: true}, TaskJobResult | 'warm'>({filename: distPath('workers/task-worker.js'), minThreads: 4, maxThreads: 4, concurrentTasksPerWorker: 2, atomics: 'disabled'});
 	t.teardown(() => pool.destroy());
 	// As the supervisor does: every thread loads the engine before any task is timed.
 	await Promise.all(Array.from({length: 8}, () => pool.run({warmup: true})));
@@ -33,6 +33,7 @@ t.test('a 429 storm across 4 worker threads: the limiter in one SharedArrayBuffe
 				candidate: null,
 				taskMarker: `HLAB_TEST_TASK_${index}`,
 				port: port2,
+				inCandidateCode: new Int32Array(new SharedArrayBuffer(4)),
 			}, {transferList: [port2]});
 		} finally {
 			port1.close();
