@@ -125,3 +125,16 @@ export function freshTable(): Promise<ProcStat[]> {
 	}));
 	return nextTable;
 }
+
+/** A process's arguments from /proc/<pid>/cmdline, or null when it is gone or has none (a zombie, a kernel thread). */
+export function readArgv(pid: number): string[] | null {
+	let text: string;
+	try {
+		text = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+	} catch {
+		return null;
+	}
+	const argv = text.split('\0');
+	if (argv.at(-1) === '') argv.pop();
+	return argv.length === 0 ? null : argv;
+}

@@ -6,6 +6,7 @@ import {taskDirName} from '../evidence/evidence-dir.js';
 import type {Admission} from './admit-attempt.js';
 import {type AttemptTask, builtinAttemptTask} from './attempt-task.js';
 import {controllerAttemptTasks} from './controller-tasks.js';
+import {auditTask} from './audit-leaks.js';
 import {executeTask, type TaskRunner} from './execute-task.js';
 import {exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
 import {failedResult, type TaskFailure} from './failed-result.js';
@@ -31,12 +32,13 @@ export async function runTasks(attempt: AttemptContext, admission: Admission, se
 	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider: ready.provider};
 	const {plan} = attempt;
 	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
+	const lanes = {running: 0};
 	try {
 		const recorded = await runInFrozenOrder<RecordedTask>({
 			count: plan.task_ids.length,
 			lanes: lanesOf(plan),
 			signal: attempt.signal,
-			run: index => runOneTask(runner, index, progress),
+			run: index => runOneTask(runner, index, progress, lanes),
 			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
 			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
 		});
@@ -58,16 +60,24 @@ interface RecordedTask {
 }
 
 /** Executes one task, exports its evidence and appends its record to the ledger before the lane takes the next one. */
-async function runOneTask(runner: TaskRunner, index: number, progress: Progress): Promise<RecordedTask> {
+async function runOneTask(runner: TaskRunner, index: number, progress: Progress, lanes: {running: number}): Promise<RecordedTask> {
 	const {attempt} = runner;
 	const id = attempt.plan.task_ids[index]!;
 	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length));
 	const log = attempt.log.child({task: id, index});
 	let started = false;
-	const executed = await executeTask(runner, {index, id, paths, log, onStart: () => {
-		started = true;
-		progress.started();
-	}});
+	lanes.running += 1;
+	let executed: TaskResult;
+	try {
+		executed = await executeTask(runner, {index, id, paths, log, onStart: () => {
+			started = true;
+			progress.started();
+		}});
+		// Alone, whatever of the attempt still runs outlived this task; with other tasks running it waits for the final audit.
+		executed = {...executed, leak_audit: started ? await auditTask(attempt, lanes.running === 1) : null};
+	} finally {
+		lanes.running -= 1;
+	}
 	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
 	const recorded = exportEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null, log);
 	await attempt.ledger.append(recorded.result);

@@ -20,7 +20,7 @@ function input(results: TaskResult[], change: Partial<ReportInput> = {}): Report
 		attemptId: 'attempt-1', side: 'baseline', timing: 'in-process', host: null,
 		plan: {plan_digest: 'sha256:plan', task_ids: results.map(result => result.task_id)},
 		completion: 'finished', admission: {admitted: true, differences: []}, candidate: null,
-		results, problems: [], startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,
+		results, problems: [], leaks: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,
 		...change,
 	};
 }
