@@ -3,7 +3,7 @@ import type {AcceptancePolicy} from '../plan/experiment-policy.js';
 import type {Report} from '../attempt/report-schema.js';
 
 export const RuleCheck = z.object({
-	rule: z.enum(['verification', 'timing', 'require_all_pass', 'improvement', 'max_duration_ratio']),
+	rule: z.enum(['verification', 'timing', 'require_all_pass', 'improvement', 'max_duration_ratio', 'leaks']),
 	satisfied: z.boolean(),
 	message: z.string(),
 });

@@ -5,6 +5,7 @@ import {taskRows} from './table.js';
 import {readSide, verifyScorer, verifySides} from './verify-reports.js';
 import {rescoreWithController} from './controller-rescore.js';
 import {compareTiming} from './compare-timing.js';
+import {leakCheck} from './leak-check.js';
 import {InputError} from '../input-error.js';
 
 export class DecisionExistsError extends InputError {
@@ -36,6 +37,7 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		checks.push(...acceptance.checks);
 		ratio = acceptance.duration_ratio;
 	}
+	checks.push(...[leakCheck(baseline.report, candidate.report)].filter(check => check !== null));
 	const accepted = problems.length === 0 && timing.kind !== 'refused' && checks.every(check => check.satisfied) && checks.length > 2;
 	return Decision.parse({
 		schema: decisionSchema,
