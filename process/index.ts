@@ -4,3 +4,4 @@ export {Containment, chooseContainment, containmentVariable} from './containment
 export type {OutputSink} from './byte-limit.js';
 export {openAttemptScope, type AttemptScope} from './attempt/attempt-scope.js';
 export {LeakAudit, LeakedProcess, attemptBackendLimits} from './attempt/leak-record.js';
+export {describeLeaks} from './describe-leaks.js';
