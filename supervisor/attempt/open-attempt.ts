@@ -2,11 +2,12 @@ import {randomUUID} from 'node:crypto';
 import {join, resolve} from 'node:path';
 import {pino, type Logger} from 'pino';
 import {writeBytes} from '../../files/write-json.js';
-import {openAttemptScope, type AttemptScope} from '../../process/index.js';
+import {openAttemptScope, publishSandbox, type AttemptScope} from '../../process/index.js';
 import {killMarked} from '../../process/kill-marked.js';
 import {createEvidenceDir} from '../evidence/evidence-dir.js';
 import type {Plan} from '../plan/plan-schema.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
+import {publishAttemptSandbox} from './attempt-sandbox.js';
 import {Ledger} from './ledger.js';
 import {readPlanFile} from './read-plan.js';
 
@@ -43,6 +44,7 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.
 	process.env[markerKey] = '1';
 	const scope = openAttemptScope(`${markerKey}=1`);
+	publishAttemptSandbox(plan, dir, options.planPath);
 	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
 	const side = sideOf(options);
 	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest}, 'attempt started');
@@ -60,6 +62,7 @@ export async function closeAttempt(attempt: AttemptContext): Promise<void> {
 		if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt outlived its report and were killed');
 	} finally {
 		attempt.scope.close();
+		publishSandbox(null);
 		delete process.env[attempt.markerKey];
 	}
 	attempt.log.flush();

@@ -25,6 +25,7 @@ interface EvalFlags extends ProviderFlags {
 	side?: string;
 	artifacts?: string;
 	keepWorkdirs?: boolean;
+	sandbox?: boolean;
 	compare?: string;
 	decisionOutput?: string;
 	recover?: string;
@@ -50,6 +51,7 @@ export function registerEval(program: Command): void {
 		.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
 		.option('--artifacts <dir>', 'new evidence directory of the attempt')
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
+		.option('--sandbox', 'with --freeze: run tool commands and host candidates under bubblewrap (frozen into the plan)')
 		.option('--compare <baseline,candidate>', 'compare two report.json files')
 		.option('--decision-output <file>', 'write the decision here (never overwrites)')
 		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one')
@@ -96,6 +98,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		policyPath: flags.experimentPolicy ?? null,
 		controllerPath: flags.experimentController ?? null,
 		configPath: flags.config ?? null,
+		sandbox: flags.sandbox === true,
 	});
 	try {
 		await writePlan(flags.freeze!, plan);

@@ -7,6 +7,7 @@ import {sealPlan} from './plan-digest.js';
 import {planSchema, type Plan, type PlanController, type PlanProvider} from './plan-schema.js';
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
+import {freezeSandbox} from './freeze-sandbox.js';
 import {writeJson} from '../../files/write-json.js';
 
 export interface FreezeOptions {
@@ -21,10 +22,14 @@ export interface FreezeOptions {
 	controllerPath: string | null;
 	configPath: string | null;
 	cwd?: string;
+	/** Run tool commands and host candidates under bubblewrap; refused here when it is unusable. */
+	sandbox?: boolean;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
 export async function buildPlan(options: FreezeOptions): Promise<Plan> {
+	// Refused first: a plan that cannot be sandboxed is not worth resolving.
+	const sandbox = freezeSandbox(options.sandbox ?? false);
 	const configuration = await loadConfiguration(options.configPath, options.cwd);
 	const policy = await loadExperimentPolicy(options.policyPath);
 	let tasks: TaskDefinition[] | null = null;
@@ -57,6 +62,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
+		...(sandbox === undefined ? {} : {sandbox}),
 	});
 }
 
@@ -75,5 +81,6 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
+		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (tool commands and host candidates; only the workspace is writable)`]),
 	].join('\n');
 }

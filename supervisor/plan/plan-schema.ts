@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {ExperimentPolicy} from './experiment-policy.js';
 import {PackageFingerprint} from './fingerprints.js';
 import {Configuration} from './configuration.js';
+import {PlanSandbox} from './freeze-sandbox.js';
 
 export const planSchema = 'harness-lab/plan@1';
 
@@ -62,6 +63,8 @@ export const Plan = z.object({
 	budgets: z.object({max_steps: z.number().int().positive(), timeout_ms: z.number().int().positive()}),
 	policy: ExperimentPolicy,
 	controller: PlanController.nullable(),
+	/** Present when frozen with `--sandbox`; absent otherwise, so plans frozen without it keep their digest. */
+	sandbox: PlanSandbox.optional(),
 	/** sha256 over the canonical JSON of every other field. */
 	plan_digest: z.string(),
 });
