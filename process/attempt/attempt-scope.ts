@@ -1,6 +1,6 @@
 import {cgroupBase} from '../cgroup/cgroup-base.js';
 import {enterAttemptCgroup, foreignMembers, killForeign, leaveAttemptCgroup, type AttemptCgroup} from '../cgroup/attempt-cgroup.js';
-import {chooseContainment, type Containment} from '../containment.js';
+import {chooseContainment, containmentVariable, type Containment} from '../containment.js';
 import {withDescendants} from '../find-members.js';
 import {carriesMarker, readArgv, readStat, readTable, type ProcStat} from '../proc-table.js';
 import {identityOf, signalIdentity, type ProcessIdentity} from '../process-identity.js';
@@ -28,8 +28,14 @@ let holder: AttemptCgroup | null = null;
 export function openAttemptScope(marker: string, requested?: Containment): AttemptScope {
 	const backend = chooseContainment(requested);
 	const base = cgroupBase();
-	if (backend === 'cgroup' && base.ok && holder === null) return cgroupScope(enterAttemptCgroup(base));
-	return markerScope(backend === 'cgroup' ? 'proc' : backend, marker);
+	if (backend !== 'cgroup' || !base.ok || holder !== null) return markerScope(backend === 'cgroup' ? 'proc' : backend, marker);
+	try {
+		return cgroupScope(enterAttemptCgroup(base));
+	} catch (error) {
+		// Trees may be created here but the supervisor may not move (a delegation that excludes it): asked for, that is an error.
+		if ((requested ?? process.env[containmentVariable]) === 'cgroup') throw error;
+		return markerScope('proc', marker);
+	}
 }
 
 function cgroupScope(attempt: AttemptCgroup): AttemptScope {
