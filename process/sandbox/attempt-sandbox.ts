@@ -19,5 +19,5 @@ export function sandboxFor(workspace: string): Sandbox | undefined {
 	const value = process.env[sandboxVariable];
 	if (value === undefined || value === '') return undefined;
 	const published = Published.parse(JSON.parse(value));
-	return {writable: [workspace], hidden: published.hidden, network: published.network};
+	return {writable: [workspace], readable: [], hidden: published.hidden, network: published.network};
 }

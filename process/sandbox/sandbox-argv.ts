@@ -5,8 +5,9 @@ import type {Sandbox} from './sandbox-options.js';
 
 /**
  * The argv that runs `argv` in `cwd` under bubblewrap. Order matters: the read-only root, fresh /dev, /proc and a
- * private /tmp, then the hidden paths, then the writable ones (which may lie inside a hidden one), then the hidden
- * directories become read-only. No `--new-session`: the command must stay in the process group that ends it.
+ * private /tmp; what must stay readable; the hidden paths (they win over it); the writable ones (they may lie inside
+ * a hidden one); then the hidden directories become read-only. No `--new-session`: the command must stay in the
+ * process group that ends it.
  */
 export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: string[]): string[] {
 	const hidden = sandbox.hidden.map(entry => path.resolve(entry)).filter(entry => existsSync(entry));
@@ -19,6 +20,7 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 		'--dev', '/dev',
 		'--proc', '/proc',
 		'--tmpfs', '/tmp',
+		...sandbox.readable.map(entry => path.resolve(entry)).filter(entry => existsSync(entry)).flatMap(entry => ['--ro-bind', entry, entry]),
 		...dirs.flatMap(dir => ['--tmpfs', dir]),
 		...files.flatMap(file => ['--ro-bind', '/dev/null', file]),
 		...sandbox.writable.map(entry => path.resolve(entry)).flatMap(dir => ['--bind', dir, dir]),

@@ -33,7 +33,7 @@ async function layout(t: Parameters<typeof tempDir>[0]): Promise<Layout> {
 	await writeFile(join(evidence, 'ledger.jsonl'), 'EVIDENCE-CONTENT\n');
 	await writeFile(grader, 'GRADER-EXPECTED\n');
 	await writeFile(plan, 'PLAN-CONTENT\n');
-	return {workspace, evidence, plan, grader, outside: join(root, 'outside.txt'), sandbox: {writable: [workspace], hidden: [evidence, plan, join(root, 'suite')], network: false}};
+	return {workspace, evidence, plan, grader, outside: join(root, 'outside.txt'), sandbox: {writable: [workspace], readable: [], hidden: [evidence, plan, join(root, 'suite')], network: false}};
 }
 
 async function sh(place: Layout, script: string, sandboxed: boolean): Promise<{code: number | null; out: string}> {
