@@ -19,9 +19,13 @@ function tagged(tag: string): number[] {
 	return readTable().filter(stat => readArgv(stat.pid)?.includes(tag)).map(stat => stat.pid);
 }
 
-/** Waits until the spawned processes show up (setsid forks, its parent exits). */
+/** Waits until `count` sleeps carrying the tag run and no setsid is still between its fork and its exit. */
 async function settled(tag: string, count: number): Promise<void> {
-	for (let round = 0; round < 100 && tagged(tag).length < count; round += 1) await sleep(10);
+	const ready = (): boolean => {
+		const stats = readTable().filter(stat => readArgv(stat.pid)?.includes(tag));
+		return stats.filter(stat => stat.comm === 'sleep').length >= count && stats.every(stat => stat.comm === 'sleep');
+	};
+	for (let round = 0; round < 500 && !ready(); round += 1) await sleep(10);
 }
 
 /** The escape: a cleared environment, a new session, and a parent (setsid) that exits at once. */
