@@ -32,13 +32,13 @@ export async function runTasks(attempt: AttemptContext, admission: Admission, se
 	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider: ready.provider};
 	const {plan} = attempt;
 	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
-	const lanes = {running: 0};
+	const running: Running = {count: 0};
 	try {
 		const recorded = await runInFrozenOrder<RecordedTask>({
 			count: plan.task_ids.length,
 			lanes: lanesOf(plan),
 			signal: attempt.signal,
-			run: index => runOneTask(runner, index, progress, lanes),
+			run: index => runOneTask(runner, index, progress, running),
 			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
 			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
 		});
@@ -59,14 +59,19 @@ interface RecordedTask {
 	problem: string | null;
 }
 
-/** Executes one task, exports its evidence and appends its record to the ledger before the lane takes the next one. */
-async function runOneTask(runner: TaskRunner, index: number, progress: Progress, lanes: {running: number}): Promise<RecordedTask> {
+/** How many tasks are executing now: what outlives a task is its own only if it was the one running. */
+interface Running {
+	count: number;
+}
+
+/** Executes one task, audits its leaks, exports its evidence and appends its record to the ledger before the lane takes the next one. */
+async function runOneTask(runner: TaskRunner, index: number, progress: Progress, running: Running): Promise<RecordedTask> {
 	const {attempt} = runner;
 	const id = attempt.plan.task_ids[index]!;
 	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length));
 	const log = attempt.log.child({task: id, index});
 	let started = false;
-	lanes.running += 1;
+	running.count += 1;
 	let executed: TaskResult;
 	try {
 		executed = await executeTask(runner, {index, id, paths, log, onStart: () => {
@@ -74,9 +79,9 @@ async function runOneTask(runner: TaskRunner, index: number, progress: Progress,
 			progress.started();
 		}});
 		// Alone, whatever of the attempt still runs outlived this task; with other tasks running it waits for the final audit.
-		executed = {...executed, leak_audit: started ? await auditTask(attempt, lanes.running === 1) : null};
+		executed = {...executed, leak_audit: started ? await auditTask(attempt, running.count === 1) : null};
 	} finally {
-		lanes.running -= 1;
+		running.count -= 1;
 	}
 	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
 	const recorded = exportEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null, log);
