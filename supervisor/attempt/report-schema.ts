@@ -55,7 +55,7 @@ export const AttemptLeaks = z.object({
 	backend: Containment,
 	/** What this backend can see of an attempt, and what escapes it. */
 	limits: z.string(),
-	/** With the index of the task at whose end it was found; null: found by the attempt's final audit. */
+	/** With the index of the task that it outlived; null: found when tasks had overlapped, or by the attempt's final audit. */
 	leaked: z.array(LeakedProcess.extend({task_index: z.number().int().nullable()})),
 	/** Alive after the attempt's final cleanup, which ran before this report was written: must be empty. */
 	survivors: z.array(z.number().int()),

@@ -32,7 +32,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 			attempt.scope.knowServices();
 			const run = await runTasks(attempt, admission, services);
 			const hostProblems = await closeAttemptHost(services.host, attempt);
-			const final = await auditAttempt(attempt, run.results);
+			const final = await auditAttempt(attempt, run);
 			const report = await reportAttempt(attempt, admission, services, run, {problems: [...hostProblems, ...final.problems], leaks: final.leaks});
 			return {dir: attempt.dir, report};
 		} finally {

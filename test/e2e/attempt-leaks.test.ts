@@ -55,12 +55,12 @@ interface Experiment {
 	tag: string;
 }
 
-async function experiment(t: Test): Promise<Experiment> {
+async function experiment(t: Test, concurrency = 1): Promise<Experiment> {
 	const dir = await scratch(t);
 	const tag = `300.${randomInt(1e8, 1e9)}`;
 	const candidate = join(dir, 'spawns-daemons.ts');
 	await writeFile(candidate, spawningCandidate(tag));
-	const plan = await freeze({dir, tasks: 'answer_from_prompt,implement_function', policy: {concurrency: 1}});
+	const plan = await freeze({dir, tasks: 'answer_from_prompt,implement_function', policy: {concurrency}});
 	return {dir, plan, candidate, tag};
 }
 
@@ -85,6 +85,18 @@ t.test('with the cgroup backend, daemons spawned by candidate code in a worker t
 	t.equal(line?.satisfied, false, 'the decision names the candidate that leaked where the baseline did not');
 	t.match(line?.message, new RegExp(`the candidate leaked where the baseline did not: ${daemons.length} processes`));
 	t.equal(decision.decision, 'reject');
+});
+
+t.test('with tasks running side by side, no task claims the leaks: they are ended and listed for the attempt', {skip: cgroupBase().ok ? false : 'no cgroup v2 to own here'}, async t => {
+	const {dir, plan, candidate, tag} = await experiment(t, 2);
+	const {report} = await runSide(t, plan, join(dir, 'candidate'), candidate, {HLAB_CONTAINMENT: 'cgroup'});
+	t.same(tagged(tag), [], 'the attempt leaves no daemon running');
+	const audit = report.leak_audit!;
+	t.same(audit.survivors, []);
+	t.ok(audit.leaked.filter(leak => leak.argv?.includes(tag)).length >= 2, 'the daemons are listed');
+	// Whichever task ended while the other still ran could not tell its leaks from the other's.
+	t.ok(report.tasks.some(task => task.leak_audit === null), 'a task that ended beside another has no audit of its own');
+	t.ok(audit.leaked.some(leak => leak.task_index === null), 'some are attributed to no task');
 });
 
 t.test('with the /proc backend the same daemons escape, and the report says which backend looked', async t => {
