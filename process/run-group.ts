@@ -12,6 +12,8 @@ import {sandboxArgv} from './sandbox/sandbox-argv.js';
 import type {Sandbox} from './sandbox/sandbox-options.js';
 
 export const defaultGraceMs = 2000;
+/** Every tree's marker key starts so: `HLAB_TREE_<uuid>=1`. */
+export const treeMarkerPrefix = 'HLAB_TREE_';
 
 export interface RunOptions {
 	/** The executable and its arguments; the executable is looked up on PATH like execvp. */
@@ -62,7 +64,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	const [file, ...args] = options.argv as [string, ...string[]];
 	const cwd = options.cwd ?? process.cwd();
 	const containment = chooseContainment(options.containment);
-	const markerKey = `HLAB_TREE_${randomUUID().replaceAll('-', '')}`;
+	const markerKey = `${treeMarkerPrefix}${randomUUID().replaceAll('-', '')}`;
 	const startedAt = new Date();
 	const t0 = performance.now();
 	let failure: ProcessFailure | null = null;

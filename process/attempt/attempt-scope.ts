@@ -1,8 +1,10 @@
+import {setTimeout as sleep} from 'node:timers/promises';
 import {cgroupBase} from '../cgroup/cgroup-base.js';
 import {enterAttemptCgroup, foreignMembers, killForeign, leaveAttemptCgroup, type AttemptCgroup} from '../cgroup/attempt-cgroup.js';
 import {chooseContainment, containmentVariable, type Containment} from '../containment.js';
 import {withDescendants} from '../find-members.js';
-import {carriesMarker, readArgv, readStat, readTable, type ProcStat} from '../proc-table.js';
+import {carriesMarker, carriesMarkerLike, readArgv, readStat, readTable, type ProcStat} from '../proc-table.js';
+import {treeMarkerPrefix} from '../run-group.js';
 import {identityOf, signalIdentity, type ProcessIdentity} from '../process-identity.js';
 import {sweepUntilQuiet} from '../stop-tree.js';
 import type {LeakAudit, LeakedProcess} from './leak-record.js';
@@ -53,6 +55,7 @@ function cgroupScope(attempt: AttemptCgroup): AttemptScope {
 				if (!leaked.has(pid)) leaked.set(pid, {...described(pid), found: 'attempt-cgroup', ended: 'cgroup-kill'});
 				return true;
 			});
+			await transitsLeft(foreignMembers(attempt).filter(pid => !isKnown(known, pid)));
 			if (pick(foreignMembers(attempt)).length === 0) return {backend: 'cgroup', leaked: [], survivors: []};
 			const survivors = await killForeign(attempt, pick);
 			return {backend: 'cgroup', leaked: [...leaked.values()], survivors};
@@ -66,8 +69,9 @@ function cgroupScope(attempt: AttemptCgroup): AttemptScope {
 
 function markerScope(backend: 'proc' | 'portable', marker: string): AttemptScope {
 	let known = new Map<number, ProcessIdentity>();
+	// A supervised tree (tool command, grader, host task, service) carries its tree marker and is ended by its own cleanup.
 	const members = (table: ProcStat[]): ProcStat[] => withDescendants(table, stat => !isKnown(known, stat.pid, stat.startTime)
-		&& (stat.ppid === process.pid || carriesMarker(stat, marker)));
+		&& !carriesMarkerLike(stat, treeMarkerPrefix) && (stat.ppid === process.pid || carriesMarker(stat, marker)));
 	return {
 		backend,
 		knowServices() {
@@ -91,6 +95,17 @@ function markerScope(backend: 'proc' | 'portable', marker: string): AttemptScope
 		},
 	};
 }
+
+/** A supervised tree's shim is born in the leaf and moves itself out within milliseconds: give one in transit that time. */
+async function transitsLeft(pids: number[]): Promise<void> {
+	const inTransit = (pid: number): boolean => {
+		const stat = readStat(pid);
+		return stat !== null && carriesMarkerLike(stat, treeMarkerPrefix);
+	};
+	if (pids.some(inTransit)) await sleep(transitMs);
+}
+
+const transitMs = 100;
 
 function foundBy(stat: ProcStat, marker: string): LeakedProcess['found'] {
 	return stat.ppid === process.pid && !carriesMarker(stat, marker) ? 'supervisor-child' : 'attempt-marker';

@@ -3,7 +3,7 @@ import {randomInt} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t, {type Test} from 'tap';
-import {openAttemptScope, type AttemptScope} from '../../process/index.js';
+import {openAttemptScope, runInGroup, type AttemptScope} from '../../process/index.js';
 import {cgroupBase} from '../../process/cgroup/cgroup-base.js';
 import {readArgv, readTable} from '../../process/proc-table.js';
 import {checkNoLeaks} from '../leak-check.js';
@@ -90,4 +90,18 @@ t.test('proc: what keeps the marker or its parent is caught; the environment-cle
 	// What the cgroup test catches and this backend cannot: the cgroup test could fail without its backend.
 	t.equal(left.length, 1, 'the cleared-environment setsid daemon survived the /proc scope');
 	t.notOk(audit.leaked.some(leak => leak.argv?.includes(escaped)), 'and the audit could not name it');
+});
+
+t.test('a supervised tree running during an audit is its own tree\'s business, not a leak', async t => {
+	for (const backend of cgroupBase().ok ? ['cgroup', 'proc'] as const : ['proc'] as const) {
+		const scope = openAttemptScope(`${marker}=1`, backend);
+		scope.knowServices();
+		const running = runInGroup({argv: ['/usr/bin/sleep', '0.5']});
+		await sleep(100);
+		const audit = await scope.audit();
+		const {record} = await running;
+		scope.close();
+		t.equal(record.exit_code, 0, `${backend}: the tree ended by itself`);
+		t.same(audit.leaked, [], `${backend}: nothing was taken for a leak`);
+	}
 });
