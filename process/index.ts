@@ -2,3 +2,9 @@ export {runInGroup, defaultGraceMs, type RunOptions, type GroupRun} from './run-
 export {ProcessRecord, ProcessFailure, KilledProcess, TreeResources} from './process-record.js';
 export {Containment, chooseContainment, containmentVariable} from './containment.js';
 export type {OutputSink} from './byte-limit.js';
+export {openAttemptScope, type AttemptScope} from './attempt/attempt-scope.js';
+export {LeakAudit, LeakedProcess, attemptBackendLimits} from './attempt/leak-record.js';
+export {describeLeaks} from './describe-leaks.js';
+export {Sandbox} from './sandbox/sandbox-options.js';
+export {checkSandbox, type SandboxCheck} from './sandbox/check-sandbox.js';
+export {publishSandbox, sandboxFor, sandboxVariable} from './sandbox/attempt-sandbox.js';

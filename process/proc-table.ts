@@ -106,13 +106,22 @@ const markerCacheLimit = 8192;
 /** Whether the process's environment holds exactly `entry` (`KEY=value`, KEY starting with HLAB_). */
 export function carriesMarker(stat: ProcStat, entry: string): boolean {
 	if (!entry.startsWith('HLAB_')) throw new Error(`a marker entry must start with HLAB_, got ${entry}`);
+	return markersOf(stat)?.has(entry) ?? false;
+}
+
+/** Whether any marker entry in the process's environment starts with `prefix` (such as `HLAB_TREE_`). */
+export function carriesMarkerLike(stat: ProcStat, prefix: string): boolean {
+	return [...markersOf(stat) ?? []].some(entry => entry.startsWith(prefix));
+}
+
+function markersOf(stat: ProcStat): Set<string> | null {
 	const cached = markerCache.get(stat.pid);
-	if (cached !== undefined && cached.startTime === stat.startTime) return cached.markers.has(entry);
+	if (cached !== undefined && cached.startTime === stat.startTime) return cached.markers;
 	const markers = readMarkers(stat.pid);
-	if (markers === null) return false;
+	if (markers === null) return null;
 	if (markerCache.size >= markerCacheLimit) markerCache.clear();
 	markerCache.set(stat.pid, {startTime: stat.startTime, markers});
-	return markers.has(entry);
+	return markers;
 }
 
 let nextTable: Promise<ProcStat[]> | null = null;
@@ -124,4 +133,17 @@ export function freshTable(): Promise<ProcStat[]> {
 		resolve(readTable());
 	}));
 	return nextTable;
+}
+
+/** A process's arguments from /proc/<pid>/cmdline, or null when it is gone or has none (a zombie, a kernel thread). */
+export function readArgv(pid: number): string[] | null {
+	let text: string;
+	try {
+		text = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+	} catch {
+		return null;
+	}
+	const argv = text.split('\0');
+	if (argv.at(-1) === '') argv.pop();
+	return argv.length === 0 ? null : argv;
 }

@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {Containment} from './containment.js';
+import {Sandbox} from './sandbox/sandbox-options.js';
 
 /** How a pid was ended during cleanup. */
 export const KillHow = z.enum(['term', 'kill', 'sweep']);
@@ -66,5 +67,7 @@ export const ProcessRecord = z.object({
 	/** From the end (or the deadline, limit or abort) to the last member gone. */
 	cleanup_ms: z.number().nonnegative(),
 	resources: TreeResources,
+	/** The bubblewrap sandbox the command ran in (argv above is the command inside it); null: none. Absent before sandboxes. */
+	sandbox: Sandbox.nullable().optional(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecord>;

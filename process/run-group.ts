@@ -7,8 +7,13 @@ import {readStat} from './proc-table.js';
 import type {KilledProcess, ProcessFailure, ProcessRecord} from './process-record.js';
 import {settleStreams} from './settle-streams.js';
 import {openContainer} from './tree-container.js';
+import {checkSandbox} from './sandbox/check-sandbox.js';
+import {sandboxArgv} from './sandbox/sandbox-argv.js';
+import type {Sandbox} from './sandbox/sandbox-options.js';
 
 export const defaultGraceMs = 2000;
+/** Every tree's marker key starts so: `HLAB_TREE_<uuid>=1`. */
+export const treeMarkerPrefix = 'HLAB_TREE_';
 
 export interface RunOptions {
 	/** The executable and its arguments; the executable is looked up on PATH like execvp. */
@@ -37,6 +42,8 @@ export interface RunOptions {
 	trackDescendants?: boolean;
 	/** The backend that holds the tree; default: `HLAB_CONTAINMENT`, else the strongest available. */
 	containment?: Containment;
+	/** Run the command under bubblewrap; if bwrap is unusable the run fails to start, it never runs unsandboxed. */
+	sandbox?: Sandbox;
 	/** Test-only: disable the sweep of members that left the group. */
 	sweep?: boolean;
 }
@@ -57,7 +64,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	const [file, ...args] = options.argv as [string, ...string[]];
 	const cwd = options.cwd ?? process.cwd();
 	const containment = chooseContainment(options.containment);
-	const markerKey = `HLAB_TREE_${randomUUID().replaceAll('-', '')}`;
+	const markerKey = `${treeMarkerPrefix}${randomUUID().replaceAll('-', '')}`;
 	const startedAt = new Date();
 	const t0 = performance.now();
 	let failure: ProcessFailure | null = null;
@@ -97,6 +104,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 			survivors: [],
 			cleanup_ms: 0,
 			resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
+			sandbox: options.sandbox ?? null,
 			...fields,
 		},
 		stdout: stdout.buffer(),
@@ -117,8 +125,14 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		failureMessage = `cannot start ${file}: spawn ${file} ${notExecutable}`;
 		return finish({});
 	}
+	const sandboxed = inSandbox(options.argv, options.sandbox, cwd);
+	if ('reason' in sandboxed) {
+		fail('spawn');
+		failureMessage = `cannot start ${file}: ${sandboxed.reason}`;
+		return finish({});
+	}
 	const container = openContainer(containment, `${markerKey}=1`, options.trackDescendants ?? true);
-	const [spawnFile, ...spawnArgs] = container.wrap(options.argv) as [string, ...string[]];
+	const [spawnFile, ...spawnArgs] = container.wrap(sandboxed.argv) as [string, ...string[]];
 	const subprocess = execa(spawnFile, spawnArgs, {
 		cwd,
 		env,
@@ -195,6 +209,14 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 function leaksOf(killed: KilledProcess[], leaderPid: number, leaderEnded: boolean): number[] {
 	const pids = killed.filter(entry => entry.pid !== leaderPid && (leaderEnded || !entry.in_group)).map(entry => entry.pid);
 	return [...new Set(pids)];
+}
+
+/** The argv behind bubblewrap when a sandbox is asked for, or why it cannot be had. */
+function inSandbox(argv: string[], sandbox: Sandbox | undefined, cwd: string): {argv: string[]} | {reason: string} {
+	if (sandbox === undefined) return {argv};
+	const check = checkSandbox();
+	if (!check.ok) return {reason: `the sandbox is unavailable: ${check.reason}`};
+	return {argv: sandboxArgv(check.bwrap, sandbox, cwd, argv)};
 }
 
 function validate(options: RunOptions): void {

@@ -43,7 +43,7 @@ export async function runCommandTool(context: CommandContext, command: string, t
 	}
 	const wanted = timeoutSeconds === undefined ? defaultCommandTimeoutMs : Math.round(timeoutSeconds * 1000);
 	const timeoutMs = Math.max(1, Math.min(wanted, Math.floor(context.deadline.remainingMs())));
-	const {runInGroup} = await supervision();
+	const {runInGroup, sandboxFor} = await supervision();
 	const run = await runInGroup({
 		argv: [shell, '-c', command],
 		cwd: context.root,
@@ -53,6 +53,7 @@ export async function runCommandTool(context: CommandContext, command: string, t
 		stderrLimit: commandOutputLimit,
 		signal: context.deadline.signal,
 		onSpawn: pid => context.onProcessGroup?.(pid),
+		sandbox: sandboxFor(context.root),
 	});
 	// The session's own deadline or a cancellation ends the loop, not just this command.
 	context.deadline.throwIfEnded();
@@ -93,7 +94,7 @@ export class BackgroundJobs {
 	async start(context: CommandContext, command: string): Promise<{id: number; pid: number}> {
 		let spawned!: (pid: number) => void;
 		const pid = new Promise<number>(resolve => (spawned = resolve));
-		const {runInGroup} = await supervision();
+		const {runInGroup, sandboxFor} = await supervision();
 		const run = runInGroup({
 			argv: [shell, '-c', command],
 			cwd: context.root,
@@ -106,6 +107,7 @@ export class BackgroundJobs {
 				context.onProcessGroup?.(groupPid);
 				spawned(groupPid);
 			},
+			sandbox: sandboxFor(context.root),
 		});
 		const started = await Promise.race([pid, run.then(result => result)]);
 		if (typeof started !== 'number') {

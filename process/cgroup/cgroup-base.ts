@@ -2,7 +2,8 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSy
 import path from 'node:path';
 
 /** Where this supervisor may create tree cgroups, or why it may not. */
-export type CgroupBase = {ok: true; dir: string} | {ok: false; reason: string};
+/** `home` is the cgroup the supervisor was in when it started, where an attempt puts it back. */
+export type CgroupBase = {ok: true; dir: string; home: string} | {ok: false; reason: string};
 
 let found: CgroupBase | undefined;
 
@@ -20,7 +21,8 @@ function createBase(): CgroupBase {
 	if (mount === null) return {ok: false, reason: 'no cgroup v2 (unified) hierarchy is mounted'};
 	const own = ownCgroup();
 	if (own === null) return {ok: false, reason: 'this process is in no cgroup v2 (no 0:: line in /proc/self/cgroup)'};
-	const parent = path.join(mount, own);
+	// Inside an attempt the supervisor sits in its own base (every worker thread computes the base again): use the one above.
+	const parent = path.join(mount, own.split(`/hlab-${process.pid}/`)[0]!);
 	const dir = path.join(parent, `hlab-${process.pid}`);
 	removeStaleBases(parent);
 	try {
@@ -35,7 +37,7 @@ function createBase(): CgroupBase {
 	}
 	enableControllers(dir);
 	process.once('exit', () => removeBase(dir));
-	return {ok: true, dir};
+	return {ok: true, dir, home: parent};
 }
 
 /** The mount point of the cgroup2 file system, from /proc/self/mountinfo. */
@@ -99,10 +101,10 @@ function isAlive(pid: number): boolean {
 	}
 }
 
-/** At exit, removes the base and any empty tree cgroup left in it; a populated one stays and says so by existing. */
+/** At exit, removes the base and every empty cgroup left in it, deepest first; a populated one stays and says so by existing. */
 function removeBase(dir: string): void {
 	try {
-		for (const entry of readdirSync(dir, {withFileTypes: true})) if (entry.isDirectory()) removeQuietly(path.join(dir, entry.name));
+		for (const entry of readdirSync(dir, {withFileTypes: true})) if (entry.isDirectory()) removeBase(path.join(dir, entry.name));
 	} catch {
 		return;
 	}

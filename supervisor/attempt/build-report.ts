@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import {writeJson} from '../../files/write-json.js';
 import type {Plan} from '../plan/plan-schema.js';
-import {Report, reportSchema, type TaskResult, type Timing} from './report-schema.js';
+import {Report, reportSchema, type AttemptLeaks, type TaskResult, type Timing} from './report-schema.js';
 import {totalsOf} from './totals.js';
 
 /** Everything a report states, from a finished run or rebuilt from a ledger; the report adds only the sums. */
@@ -17,6 +17,8 @@ export interface ReportInput {
 	/** One per task of the denominator, in frozen order. */
 	results: TaskResult[];
 	problems: string[];
+	/** Null when nobody looked (a recovered attempt). */
+	leaks: AttemptLeaks | null;
 	startedAt: string;
 	endedAt: string;
 	wallMs: number | null;
@@ -39,6 +41,7 @@ export function buildReport(input: ReportInput): Report {
 		tasks: input.results,
 		totals,
 		passed: passedOf(input, totals.failed),
+		leak_audit: input.leaks,
 		problems: input.problems,
 		started_at: input.startedAt,
 		ended_at: input.endedAt,

@@ -90,5 +90,6 @@ async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outc
 		grade: verdict,
 		outcome,
 		usage: outcome.usage,
+		leak_audit: null,
 	};
 }

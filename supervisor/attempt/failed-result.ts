@@ -13,7 +13,7 @@ export type FailedRun = Partial<Pick<TaskResult, 'outcome' | 'usage' | 'wall_ms'
 export function failedResult(index: number, taskId: string, failure: TaskFailure, ran: FailedRun = {}): TaskResult {
 	return {
 		index, task_id: taskId, status: 'failed', reason: failure.reason, message: failure.message,
-		grade: null, outcome: null, usage: null, wall_ms: null, evidence: {},
+		grade: null, outcome: null, usage: null, wall_ms: null, evidence: {}, leak_audit: null,
 		...ran,
 	};
 }

@@ -1,5 +1,6 @@
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
+import type {Sandbox} from '../../process/index.js';
 import {runHostTask, type HostSession} from '../host/index.js';
 import {outcomeUnfinished, type TaskExecutor} from './task-execution.js';
 
@@ -8,7 +9,7 @@ import {outcomeUnfinished, type TaskExecutor} from './task-execution.js';
  * process record, process.json is kept in the task's evidence, and the worker's outcome is only a claim the
  * runner's grader checks against the workspace.
  */
-export function hostExecutor(session: HostSession): TaskExecutor {
+export function hostExecutor(session: HostSession, sandbox?: (writable: string[]) => Sandbox): TaskExecutor {
 	return {
 		timing: 'supervised-host',
 		threads: null,
@@ -26,6 +27,7 @@ export function hostExecutor(session: HostSession): TaskExecutor {
 				deadlineMs: job.timeoutMs,
 				signal: job.signal,
 				processJsonIn: job.paths.dir,
+				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),
 			});
 			const evidence: Record<string, string> = existsSync(join(job.paths.dir, 'process.json')) ? {process: `${job.paths.relDir}/process.json`} : {};
 			const outcome = run.outcome;

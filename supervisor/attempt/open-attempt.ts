@@ -2,10 +2,12 @@ import {randomUUID} from 'node:crypto';
 import {join, resolve} from 'node:path';
 import {pino, type Logger} from 'pino';
 import {writeBytes} from '../../files/write-json.js';
+import {openAttemptScope, publishSandbox, type AttemptScope} from '../../process/index.js';
 import {killMarked} from '../../process/kill-marked.js';
 import {createEvidenceDir} from '../evidence/evidence-dir.js';
 import type {Plan} from '../plan/plan-schema.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
+import {publishAttemptSandbox} from './attempt-sandbox.js';
 import {Ledger} from './ledger.js';
 import {readPlanFile} from './read-plan.js';
 
@@ -17,6 +19,8 @@ export interface AttemptContext {
 	attemptId: string;
 	/** The environment key every thread and process of the attempt inherits (`KEY=1`). */
 	markerKey: string;
+	/** Holds every process of the attempt (its cgroup, or its marker) so that what outlives a task is found. */
+	scope: AttemptScope;
 	side: 'baseline' | 'candidate';
 	signal: AbortSignal;
 	log: Logger;
@@ -39,11 +43,13 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	const markerKey = `HLAB_ATTEMPT_${attemptId.replaceAll('-', '')}`;
 	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.
 	process.env[markerKey] = '1';
+	const scope = openAttemptScope(`${markerKey}=1`);
+	publishAttemptSandbox(plan, dir, options.planPath);
 	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
 	const side = sideOf(options);
 	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest}, 'attempt started');
 	return {
-		options, plan, dir, attemptId, markerKey, side, log, startedAt, t0,
+		options, plan, dir, attemptId, markerKey, scope, side, log, startedAt, t0,
 		signal: options.signal ?? new AbortController().signal,
 		ledger: new Ledger(join(dir, 'ledger.jsonl'), attemptId),
 	};
@@ -51,8 +57,13 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 
 /** Whatever way the attempt ended: ends every process that still carries its marker, then unmarks the supervisor. */
 export async function closeAttempt(attempt: AttemptContext): Promise<void> {
-	const survivors = await killMarked(`${attempt.markerKey}=1`);
-	if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt survived their task and were killed');
-	delete process.env[attempt.markerKey];
+	try {
+		const survivors = await killMarked(`${attempt.markerKey}=1`);
+		if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt outlived its report and were killed');
+	} finally {
+		attempt.scope.close();
+		publishSandbox(null);
+		delete process.env[attempt.markerKey];
+	}
 	attempt.log.flush();
 }

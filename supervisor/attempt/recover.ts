@@ -53,6 +53,7 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		candidate: attempt?.candidate ?? null,
 		results,
 		problems: recoveryProblems(ledger, killed),
+		leaks: null,
 		startedAt: attempt?.started_at ?? new Date().toISOString(),
 		endedAt: new Date().toISOString(),
 		wallMs: null,

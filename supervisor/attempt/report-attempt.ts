@@ -3,12 +3,12 @@ import {hostRef} from './attempt-host.js';
 import {buildReport, writeReport} from './build-report.js';
 import {candidateIdentity} from './candidate-evidence.js';
 import type {AttemptContext} from './open-attempt.js';
-import type {Report} from './report-schema.js';
+import type {AttemptLeaks, Report} from './report-schema.js';
 import type {TaskRun} from './run-tasks.js';
 import type {Services} from './start-services.js';
 
 /** The last write of an attempt: its results, sums and verdict in `report.json`, whose presence means it finished. */
-export async function reportAttempt(attempt: AttemptContext, admission: Admission, services: Services, run: TaskRun, hostProblems: string[]): Promise<Report> {
+export async function reportAttempt(attempt: AttemptContext, admission: Admission, services: Services, run: TaskRun, closing: {problems: string[]; leaks: AttemptLeaks}): Promise<Report> {
 	const report = buildReport({
 		attemptId: attempt.attemptId,
 		side: attempt.side,
@@ -20,7 +20,8 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		admission: {admitted: admission.result.admitted, differences: admission.result.differences},
 		candidate: candidateIdentity(services.candidate),
 		results: run.results,
-		problems: [...run.problems, ...hostProblems],
+		problems: [...run.problems, ...closing.problems],
+		leaks: closing.leaks,
 		startedAt: attempt.startedAt.toISOString(),
 		endedAt: new Date().toISOString(),
 		wallMs: performance.now() - attempt.t0,

@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {ExecutionOutcome, FailureReason, Usage} from '../../engine/outcome.js';
 import {Grade} from '../../tasks/task-definition.js';
 import {ReportTotals} from '../../controller-protocol/index.js';
+import {Containment, LeakAudit, LeakedProcess} from '../../process/index.js';
 
 export const reportSchema = 'harness-lab/report@1';
 export const ledgerRecordSchema = 'harness-lab/ledger-record@1';
@@ -21,6 +22,12 @@ export const TaskResult = z.object({
 	wall_ms: z.number().nonnegative().nullable(),
 	/** Paths relative to the evidence directory. */
 	evidence: z.record(z.string(), z.string()),
+	/**
+	 * The processes of the attempt that outlived this task, ended at its end. Null when it was not looked at alone
+	 * (other tasks were still running at its end, or the task never ran): the attempt's final audit covers it.
+	 * Absent in results written before the audit existed; every writer now sets it.
+	 */
+	leak_audit: LeakAudit.nullable().optional(),
 });
 export type TaskResult = z.infer<typeof TaskResult>;
 
@@ -43,6 +50,18 @@ export type Timing = z.infer<typeof Timing>;
 /** The host executable a supervised-host side launched, as the supervisor measured it. */
 export const HostRef = z.object({launched: z.string(), path: z.string(), kind: z.enum(['build', 'file']), digest: z.string()});
 
+/** Every process that outlived its task or the attempt, and what the final cleanup could not end. */
+export const AttemptLeaks = z.object({
+	backend: Containment,
+	/** What this backend can see of an attempt, and what escapes it. */
+	limits: z.string(),
+	/** With the index of the task that it outlived; null: found when tasks had overlapped, or by the attempt's final audit. */
+	leaked: z.array(LeakedProcess.extend({task_index: z.number().int().nullable()})),
+	/** Alive after the attempt's final cleanup, which ran before this report was written: must be empty. */
+	survivors: z.array(z.number().int()),
+});
+export type AttemptLeaks = z.infer<typeof AttemptLeaks>;
+
 export const Report = z.object({
 	schema: z.literal(reportSchema),
 	attempt_id: z.string(),
@@ -61,6 +80,8 @@ export const Report = z.object({
 	totals: Totals,
 	/** True when every task passed and the evidence was exported. */
 	passed: z.boolean(),
+	/** Null in recovered reports (nobody looked before the crash); absent in reports that predate the audit. */
+	leak_audit: AttemptLeaks.nullable().optional(),
 	/** Problems with the attempt itself (export errors, survivors), each a sentence. */
 	problems: z.array(z.string()),
 	started_at: z.string(),

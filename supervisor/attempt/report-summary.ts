@@ -10,6 +10,11 @@ export function reportSummary(dir: string, report: Report): string {
 	if (!report.admission.admitted) lines.push('  admission rejected:', ...report.admission.differences.map(line => `    - ${line}`));
 	for (const task of report.tasks) if (task.status === 'failed') lines.push(`  ${task.task_id}: failed (${task.reason ?? 'graded'}) ${task.message ?? ''}`.trimEnd());
 	for (const problem of report.problems) lines.push(`  problem: ${problem}`);
+	const leaks = report.leak_audit;
+	if (leaks && leaks.leaked.length > 0) {
+		const named = leaks.leaked.slice(0, 5).map(leak => `${leak.pid} (${leak.comm ?? '?'})`).join(', ');
+		lines.push(`  leaks: ended ${leaks.leaked.length} process(es) that outlived their task [${leaks.backend}]: ${named}${leaks.leaked.length > 5 ? ', ...' : ''}`);
+	}
 	return lines.join('\n');
 }
 

@@ -1,4 +1,5 @@
 import {admitAttempt} from './admit-attempt.js';
+import {auditAttempt} from './audit-leaks.js';
 import type {AttemptOptions} from './attempt-options.js';
 import {closeAttemptHost} from './attempt-host.js';
 import {closeAttempt, openAttempt} from './open-attempt.js';
@@ -27,9 +28,12 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 		const services = await startServices(attempt, admission);
 		try {
 			await recordAttempt(attempt, services, measuring);
+			// What runs now (the provider, the host session) is the attempt's own; anything started later is a task's.
+			attempt.scope.knowServices();
 			const run = await runTasks(attempt, admission, services);
 			const hostProblems = await closeAttemptHost(services.host, attempt);
-			const report = await reportAttempt(attempt, admission, services, run, hostProblems);
+			const final = await auditAttempt(attempt, run);
+			const report = await reportAttempt(attempt, admission, services, run, {problems: [...hostProblems, ...final.problems], leaks: final.leaks});
 			return {dir: attempt.dir, report};
 		} finally {
 			await services.close();

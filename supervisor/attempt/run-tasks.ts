@@ -1,11 +1,13 @@
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Logger} from 'pino';
+import type {LeakedProcess} from '../../process/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
 import type {Admission} from './admit-attempt.js';
 import {type AttemptTask, builtinAttemptTask} from './attempt-task.js';
 import {controllerAttemptTasks} from './controller-tasks.js';
+import {TaskLeakWatch} from './audit-leaks.js';
 import {executeTask, type TaskRunner} from './execute-task.js';
 import {exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
 import {failedResult, type TaskFailure} from './failed-result.js';
@@ -20,6 +22,8 @@ export interface TaskRun {
 	results: TaskResult[];
 	/** Problems with the attempt itself (evidence that could not be exported), each a sentence. */
 	problems: string[];
+	/** Processes ended at a task's end that no one task can be said to have left (tasks had overlapped). */
+	unattributed: LeakedProcess[];
 }
 
 const interrupted: TaskFailure = {reason: 'unfinished', message: 'the attempt was interrupted before this task started'};
@@ -27,20 +31,21 @@ const interrupted: TaskFailure = {reason: 'unfinished', message: 'the attempt wa
 /** Runs the fixed denominator; an attempt refused before its tasks records every one of them failed for that one reason. */
 export async function runTasks(attempt: AttemptContext, admission: Admission, services: Services): Promise<TaskRun> {
 	const {ready} = services;
-	if (ready.failure !== null) return {results: await failDenominator(attempt, ready.failure), problems: []};
+	if (ready.failure !== null) return {results: await failDenominator(attempt, ready.failure), problems: [], unattributed: []};
 	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider: ready.provider};
 	const {plan} = attempt;
 	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
+	const watch = new TaskLeakWatch(attempt);
 	try {
 		const recorded = await runInFrozenOrder<RecordedTask>({
 			count: plan.task_ids.length,
 			lanes: lanesOf(plan),
 			signal: attempt.signal,
-			run: index => runOneTask(runner, index, progress),
+			run: index => runOneTask(runner, index, progress, watch),
 			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
 			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
 		});
-		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? [])};
+		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? []), unattributed: watch.unattributed};
 	} finally {
 		progress.end();
 	}
@@ -57,17 +62,22 @@ interface RecordedTask {
 	problem: string | null;
 }
 
-/** Executes one task, exports its evidence and appends its record to the ledger before the lane takes the next one. */
-async function runOneTask(runner: TaskRunner, index: number, progress: Progress): Promise<RecordedTask> {
+/** Executes one task, audits its leaks, exports its evidence and appends its record to the ledger before the lane takes the next one. */
+async function runOneTask(runner: TaskRunner, index: number, progress: Progress, watch: TaskLeakWatch): Promise<RecordedTask> {
 	const {attempt} = runner;
 	const id = attempt.plan.task_ids[index]!;
 	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length));
 	const log = attempt.log.child({task: id, index});
 	let started = false;
-	const executed = await executeTask(runner, {index, id, paths, log, onStart: () => {
+	watch.started();
+	const result = await executeTask(runner, {index, id, paths, log, onStart: () => {
 		started = true;
 		progress.started(id);
-	}});
+	}}).catch((error: unknown) => {
+		watch.abandoned();
+		throw error;
+	});
+	const executed = {...result, leak_audit: await watch.ended(started)};
 	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
 	const recorded = exportEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null, log);
 	await attempt.ledger.append(recorded.result);

@@ -6,6 +6,7 @@ import type {Admission} from './admit-attempt.js';
 import {openAttemptHost, type AttemptHost} from './attempt-host.js';
 import type {TaskFailure} from './failed-result.js';
 import {lanesOf} from './frozen-order.js';
+import {hostSandbox} from './attempt-sandbox.js';
 import {hostExecutor} from './host-execution.js';
 import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
 import type {AttemptContext} from './open-attempt.js';
@@ -39,7 +40,9 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir)) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
-	const executor = host.session === null ? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan)}) : hostExecutor(host.session);
+	const executor = host.session === null
+		? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan)})
+		: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, host.session));
 	// The threads load the engine while the provider finishes starting.
 	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);

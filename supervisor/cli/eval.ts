@@ -30,6 +30,7 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	artifacts?: string;
 	keepWorkdirs?: boolean;
 	threads?: string;
+	sandbox?: boolean;
 	compare?: string[];
 	decisionOutput?: string;
 	/** A path, or false for --no-html; absent: beside the decision. */
@@ -59,6 +60,7 @@ export function registerEval(program: Command): void {
 		.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
 		.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
+		.option('--sandbox', 'with --freeze: run tool commands and host candidates under bubblewrap (frozen into the plan)')
 		.option('--compare <baseline,candidate>', 'compare two report.json files', absolutePaths)
 		.option('--decision-output <file>', 'write the decision here (never overwrites)', absolutePath)
 		.option('--html <file>', 'with --decision-output: write the comparison page here (default: beside the decision, .html)', absolutePath)
@@ -111,6 +113,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		controllerPath: flags.experimentController ?? null,
 		configPath: flags.config ?? null,
 		...(flags.hypothesis === undefined ? {} : {hypothesis: flags.hypothesis.trim()}),
+		sandbox: flags.sandbox === true,
 	});
 	try {
 		await writePlan(flags.freeze!, plan);

@@ -1,6 +1,6 @@
 import {constants} from 'node:os';
 import type {Command} from 'commander';
-import {chooseContainment, Containment, runInGroup, defaultGraceMs, type ProcessRecord} from '../../process/index.js';
+import {chooseContainment, Containment, describeLeaks, runInGroup, defaultGraceMs} from '../../process/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {fail, outputLimitExit, spawnExit, timeoutExit, usageExit} from './exit-codes.js';
 import {parseBytes, parseDuration} from './parse-units.js';
@@ -74,13 +74,4 @@ function parseContainment(value: string | undefined): Containment | undefined {
 	const parsed = Containment.safeParse(value);
 	if (!parsed.success) throw new Error(`invalid containment backend: ${value} (one of ${Containment.options.join(', ')})`);
 	return parsed.data;
-}
-
-/** One line naming each process that outlived the command and had to be ended. */
-function describeLeaks(record: ProcessRecord): string {
-	const names = record.leaks.map(pid => {
-		const comm = record.killed.find(entry => entry.pid === pid)?.comm;
-		return comm ? `${pid} (${comm})` : `${pid}`;
-	});
-	return `ended ${record.leaks.length} process(es) that outlived the command [${record.containment}]: ${names.join(', ')}`;
 }

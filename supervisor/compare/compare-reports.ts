@@ -11,6 +11,7 @@ import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-rep
 import {rescoreWithController} from './controller-rescore.js';
 import {acceptWithController} from './controller-accept.js';
 import {compareTiming} from './compare-timing.js';
+import {leakCheck} from './leak-check.js';
 import {InputError} from '../input-error.js';
 import type {Plan} from '../plan/plan-schema.js';
 
@@ -53,13 +54,16 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	// A refused timing is a failed check of its own: no decision is taken on wall times that cannot be compared.
 	checks.push({rule: 'timing', satisfied: timing.kind !== 'refused', message: timing.kind === 'refused' ? `${timing.reason}: ${timing.message}` : `${timing.kind}: ${timing.message}`});
 	const verified = problems.length === 0 && timing.kind !== 'refused';
+	// A candidate that left processes behind where the baseline did not is named, and cannot be accepted.
+	const leaks = leakCheck(baseline.report, candidate.report);
+	if (leaks !== null) checks.push(leaks);
 
 	let decided: {outcome: DecisionOutcome; ratio: number | null; controller: ControllerVerdict | null};
 	if (controlled !== null && rescored !== null) {
 		// Asked even when a re-score failed, so its answer is on record; it decides only over verified reports.
 		const asked = await acceptWithController(controlled.plan, controlled.reports, rescored.rescores, controlled.client);
 		checks.push(asked.check);
-		decided = {outcome: verified && asked.verdict.decision !== null ? asked.verdict.decision : 'reject', ratio: null, controller: asked.verdict};
+		decided = {outcome: verified && leaks?.satisfied !== false && asked.verdict.decision !== null ? asked.verdict.decision : 'reject', ratio: null, controller: asked.verdict};
 	} else {
 		decided = {...decideByRule(verified ? plan : null, baseline, candidate, timing, checks), controller: null};
 	}

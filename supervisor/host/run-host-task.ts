@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import type {ExecutionOutcome, FailureReason} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {runInGroup, type ProcessRecord} from '../../process/index.js';
+import {runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';
@@ -31,6 +31,8 @@ export interface HostTaskInput {
 	signal?: AbortSignal;
 	/** Extra environment for the worker (never credentials the plan does not name: the caller decides). */
 	env?: Record<string, string | undefined>;
+	/** Run the worker under bubblewrap; its own tool commands then run inside that sandbox, not in one of their own. */
+	sandbox?: Sandbox;
 	/** Also write process.json here (the evidence directory's task folder). */
 	processJsonIn?: string;
 	stdoutLimit?: number;
@@ -71,7 +73,9 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	const run = await runInGroup({
 		argv: [session.identity.launched, hostWorkerCommand],
 		cwd: input.workspace,
-		env: input.env,
+		// Inside a sandbox bwrap cannot start another: the worker's tool commands share its sandbox.
+		env: input.sandbox === undefined ? input.env : {...input.env, [sandboxVariable]: ''},
+		sandbox: input.sandbox,
 		input: JSON.stringify(request),
 		timeoutMs: deadlineMs + (input.slackMs ?? hostDeadlineSlackMs),
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,

@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {FailureReason, Usage} from '../../engine/outcome.js';
+import {SideLeaks} from './side-leaks.js';
 
 export const pairSchema = 'harness-lab/pair@1';
 
@@ -63,6 +64,8 @@ export const SideRecord = z.object({
 	report: z.object({path: z.string(), digest: z.string(), completion: z.string(), passed: z.boolean()}).nullable(),
 	/** A side is comparable only when its process ended on its own and its report is complete for this plan. */
 	comparable: z.boolean(),
+	/** What outlived the side, as `hlab supervise` reports it; absent in pair files that predate it, null before the side ended. */
+	leaks: SideLeaks.nullable().optional(),
 	problems: z.array(z.string()),
 });
 export type SideRecord = z.infer<typeof SideRecord>;

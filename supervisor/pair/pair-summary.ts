@@ -11,6 +11,10 @@ export function pairSummary(record: PairRecord, output: string): string {
 		const ended = side.exit_code !== null ? `exit ${side.exit_code}` : side.signal ?? side.failure ?? side.state;
 		lines.push(`${name.padEnd(9)} ${side.state.padEnd(11)} ${String(ended).padEnd(10)} ${passed}/${tasks.length} passed${missing ? `, ${missing} missing (failed)` : ''}${side.wall_ms !== null ? `, ${(side.wall_ms / 1000).toFixed(1)} s` : ''}`);
 	}
+	for (const name of ['baseline', 'candidate'] as const) {
+		const message = record.sides[name].leaks?.message;
+		if (message) lines.push(`leaks: ${message}`);
+	}
 	lines.push(`pair ${record.status}: ${record.comparison?.decision ?? 'no decision'}: ${record.comparison?.reason ?? ''}`);
 	lines.push(`ledger: ${output}/pair.json`);
 	return `${lines.join('\n')}\n`;

@@ -76,7 +76,7 @@ export async function runPair(options: PairOptions): Promise<PairRecord> {
 	};
 	const side = (name: SideName): SideRecord => ({
 		state: 'pending', argv: sideArgv(name), artifacts: name, process: null, stdout: null, stderr: null,
-		exit_code: null, signal: null, failure: null, wall_ms: null, report: null, comparable: false, problems: [],
+		exit_code: null, signal: null, failure: null, wall_ms: null, report: null, comparable: false, problems: [], leaks: null,
 	});
 	const now = new Date().toISOString();
 	const file = new PairFile(join(out, 'pair.json'), {

@@ -7,10 +7,11 @@ import {writeJson} from '../../files/write-json.js';
 import {runInGroup, type ProcessRecord} from '../../process/index.js';
 import type {PairFile} from './pair-file.js';
 import type {SideName, SideRecord} from './pair-record.js';
+import {ReportLeaks, sideLeaks} from './side-leaks.js';
 import {syncLedger} from './sync-ledger.js';
 
 /** What a side's report must show to be compared; the format belongs to the executable that wrote it. */
-const ReportView = z.object({plan_digest: z.string(), task_ids: z.array(z.string()), completion: z.string(), passed: z.boolean()}).loose();
+const ReportView = z.object({plan_digest: z.string(), task_ids: z.array(z.string()), completion: z.string(), passed: z.boolean(), leak_audit: ReportLeaks}).loose();
 
 export const sideOutputLimit = 64 * 1024 * 1024;
 export const ledgerPollMs = 200;
@@ -91,7 +92,7 @@ export async function runSide(run: SideRun, file: PairFile): Promise<void> {
 	});
 }
 
-async function judgeSide(run: SideRun, record: ProcessRecord): Promise<Pick<SideRecord, 'report' | 'comparable' | 'problems'>> {
+async function judgeSide(run: SideRun, record: ProcessRecord): Promise<Pick<SideRecord, 'report' | 'comparable' | 'problems' | 'leaks'>> {
 	const problems: string[] = [];
 	if (record.failure !== null) problems.push(`the ${run.side} process did not end by itself: ${record.failure_message ?? record.failure}`);
 	else if (record.signal !== null) problems.push(`the ${run.side} process was killed by ${record.signal}`);
@@ -99,17 +100,19 @@ async function judgeSide(run: SideRun, record: ProcessRecord): Promise<Pick<Side
 	else if (record.exit_code !== 0 && record.exit_code !== 1) problems.push(`the ${run.side} process exited with status ${record.exit_code}`);
 	const reportPath = join(run.side, 'report.json');
 	let report: SideRecord['report'] = null;
+	let reported: number | null = null;
 	try {
 		const bytes = await readFile(join(run.pairDir, reportPath));
 		const view = ReportView.parse(JSON.parse(bytes.toString('utf8')));
 		report = {path: reportPath, digest: digestBytes(bytes), completion: view.completion, passed: view.passed};
+		reported = view.leak_audit?.leaked.length ?? null;
 		if (view.completion !== 'finished') problems.push(`the ${run.side} report is ${view.completion}, not finished`);
 		if (view.plan_digest !== run.planDigest) problems.push(`the ${run.side} report is for plan ${view.plan_digest}, not ${run.planDigest}`);
 		if (JSON.stringify(view.task_ids) !== JSON.stringify(run.taskIds)) problems.push(`the ${run.side} report's denominator differs from the plan's`);
 	} catch (error) {
 		problems.push(`the ${run.side} report is missing or unreadable: ${(error as Error).message.split('\n')[0]}`);
 	}
-	return {report, comparable: problems.length === 0, problems};
+	return {report, comparable: problems.length === 0, problems, leaks: sideLeaks(run.side, record, reported)};
 }
 
 function closeStream(stream: WriteStream): Promise<void> {

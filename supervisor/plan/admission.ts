@@ -9,6 +9,7 @@ import {computePlanDigest} from './plan-digest.js';
 import type {Plan} from './plan-schema.js';
 import {denominatorOf, taskById} from './task-selection.js';
 import {checkControllerFiles} from './freeze-controller.js';
+import {admitSandbox} from './freeze-sandbox.js';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
 
 export interface AdmissionResult {
@@ -44,6 +45,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 	} catch (error) {
 		differences.push(`configuration: ${(error as Error).message}`);
 	}
+	differences.push(...admitSandbox(plan.sandbox));
 	if (plan.controller !== null) differences.push(...await checkControllerFiles(ControllerIdentity.parse(plan.controller.identity)));
 	if (configuration !== undefined) {
 		const present = tasks.filter((task): task is TaskDefinition => task !== null);

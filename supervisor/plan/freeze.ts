@@ -8,6 +8,7 @@ import {sealPlan} from './plan-digest.js';
 import {planSchema, type Plan, type PlanController, type PlanProvider} from './plan-schema.js';
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
+import {freezeSandbox} from './freeze-sandbox.js';
 import {writeJson} from '../../files/write-json.js';
 
 export interface FreezeOptions {
@@ -26,10 +27,14 @@ export interface FreezeOptions {
 	cwd?: string;
 	/** What the experiment expects to show, frozen with it. */
 	hypothesis?: string;
+	/** Run tool commands and host candidates under bubblewrap; refused here when it is unusable. */
+	sandbox?: boolean;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
 export async function buildPlan(options: FreezeOptions): Promise<Plan> {
+	// Refused first: a plan that cannot be sandboxed is not worth resolving.
+	const sandbox = freezeSandbox(options.sandbox ?? false);
 	const configuration = await loadConfiguration(options.configPath, options.cwd);
 	const policy = await loadExperimentPolicy(options.policyPath);
 	let tasks: TaskDefinition[] | null = null;
@@ -64,6 +69,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
+		...(sandbox === undefined ? {} : {sandbox}),
 	});
 }
 
@@ -84,6 +90,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
+		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (tool commands and host candidates; only the workspace is writable)`]),
 	].join('\n');
 }
 

@@ -3,6 +3,7 @@ import {ProviderLimits} from '../../engine/provider/provider-limits.js';
 import {ExperimentPolicy} from './experiment-policy.js';
 import {PackageFingerprint} from './fingerprints.js';
 import {Configuration} from './configuration.js';
+import {PlanSandbox} from './freeze-sandbox.js';
 
 export const planSchema = 'harness-lab/plan@1';
 
@@ -67,6 +68,8 @@ export const Plan = z.object({
 	controller: PlanController.nullable(),
 	/** What the experiment expects to show, written before running; absent (not null) when none was given, so older plans keep their digests. */
 	hypothesis: z.string().min(1).optional(),
+	/** Present when frozen with `--sandbox`; absent otherwise, so plans frozen without it keep their digest. */
+	sandbox: PlanSandbox.optional(),
 	/** sha256 over the canonical JSON of every other field. */
 	plan_digest: z.string(),
 });

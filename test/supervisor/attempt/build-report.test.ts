@@ -4,6 +4,7 @@ import t from 'tap';
 import {buildReport, writeReport, type ReportInput} from '../../../supervisor/attempt/build-report.js';
 import {failedResult} from '../../../supervisor/attempt/failed-result.js';
 import {Report, type TaskResult} from '../../../supervisor/attempt/report-schema.js';
+import {reportSummary} from '../../../supervisor/attempt/report-summary.js';
 import {tempDir} from '../../temp-dir.js';
 
 function passed(index: number, id: string, turns: number, tokens: number | null): TaskResult {
@@ -20,7 +21,7 @@ function input(results: TaskResult[], change: Partial<ReportInput> = {}): Report
 		attemptId: 'attempt-1', side: 'baseline', timing: 'in-process', host: null,
 		plan: {plan_digest: 'sha256:plan', task_ids: results.map(result => result.task_id)},
 		completion: 'finished', admission: {admitted: true, differences: []}, candidate: null,
-		results, problems: [], startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,
+		results, problems: [], leaks: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,
 		...change,
 	};
 }
@@ -63,4 +64,15 @@ t.test('report.json is written once: a second report is refused and the first st
 	await t.rejects(writeReport(dir, buildReport(input([failedResult(0, 'a', {reason: 'unfinished', message: 'x'})], {completion: 'recovered'}))), {code: 'EEXIST'});
 	t.equal(await readFile(join(dir, 'report.json'), 'utf8'), bytes);
 	t.same(await readdir(dir), ['report.json'], 'no temporary file is left behind');
+});
+
+t.test('the leak audit is carried as given; leaks alone do not fail the attempt, and the summary names them', async t => {
+	const leaked = {pid: 4242, argv: ['sleep', '300'], comm: 'sleep', found: 'attempt-cgroup' as const, ended: 'cgroup-kill' as const, task_index: 0};
+	const leaks = {backend: 'cgroup' as const, limits: 'everything', leaked: [leaked], survivors: []};
+	const report = buildReport(input([passed(0, 'a', 3, 300)], {leaks}));
+	t.same(report.leak_audit, leaks);
+	t.equal(report.passed, true);
+	t.match(reportSummary('/tmp/x', report), /^ {2}leaks: ended 1 process\(es\) that outlived their task \[cgroup\]: 4242 \(sleep\)$/m);
+	t.notMatch(reportSummary('/tmp/x', buildReport(input([passed(0, 'a', 3, 300)], {leaks: {...leaks, leaked: []}}))), /leaks:/);
+	t.equal(buildReport(input([passed(0, 'a', 3, 300)])).leak_audit, null, 'nobody looked: null, not an empty audit');
 });

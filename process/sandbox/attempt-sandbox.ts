@@ -1,0 +1,23 @@
+import {z} from 'zod';
+import type {Sandbox} from './sandbox-options.js';
+
+/**
+ * The attempt's sandbox, published to its worker threads through the environment as the attempt marker is:
+ * `{"hidden": [...], "network": false}`. Each tool command adds its own workspace as the one writable path.
+ */
+export const sandboxVariable = 'HLAB_SANDBOX';
+
+const Published = z.object({hidden: z.array(z.string()), network: z.boolean()});
+
+export function publishSandbox(sandbox: z.infer<typeof Published> | null): void {
+	if (sandbox === null) delete process.env[sandboxVariable];
+	else process.env[sandboxVariable] = JSON.stringify(sandbox);
+}
+
+/** The sandbox a tool command in `workspace` runs in, or undefined when the attempt has none. */
+export function sandboxFor(workspace: string): Sandbox | undefined {
+	const value = process.env[sandboxVariable];
+	if (value === undefined || value === '') return undefined;
+	const published = Published.parse(JSON.parse(value));
+	return {writable: [workspace], readable: [], hidden: published.hidden, network: published.network};
+}

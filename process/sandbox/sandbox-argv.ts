@@ -1,0 +1,32 @@
+import {existsSync, statSync} from 'node:fs';
+import path from 'node:path';
+import {namespaceArgs} from './check-sandbox.js';
+import type {Sandbox} from './sandbox-options.js';
+
+/**
+ * The argv that runs `argv` in `cwd` under bubblewrap. Order matters: the read-only root, fresh /dev, /proc and a
+ * private /tmp; what must stay readable; the hidden paths (they win over it); the writable ones (they may lie inside
+ * a hidden one); then the hidden directories become read-only. No `--new-session`: the command must stay in the
+ * process group that ends it.
+ */
+export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: string[]): string[] {
+	const hidden = sandbox.hidden.map(entry => path.resolve(entry)).filter(entry => existsSync(entry));
+	const dirs = hidden.filter(entry => statSync(entry).isDirectory());
+	const files = hidden.filter(entry => !dirs.includes(entry));
+	return [
+		bwrap,
+		...namespaceArgs(sandbox.network),
+		'--ro-bind', '/', '/',
+		'--dev', '/dev',
+		'--proc', '/proc',
+		'--tmpfs', '/tmp',
+		...sandbox.readable.map(entry => path.resolve(entry)).filter(entry => existsSync(entry)).flatMap(entry => ['--ro-bind', entry, entry]),
+		...dirs.flatMap(dir => ['--tmpfs', dir]),
+		...files.flatMap(file => ['--ro-bind', '/dev/null', file]),
+		...sandbox.writable.map(entry => path.resolve(entry)).flatMap(dir => ['--bind', dir, dir]),
+		...dirs.flatMap(dir => ['--remount-ro', dir]),
+		'--chdir', cwd,
+		'--',
+		...argv,
+	];
+}
