@@ -38,7 +38,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir)) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
-	const executor = host.session === null ? inProcessExecutor(candidate.snapshot) : hostExecutor(host.session);
+	const executor = host.session === null ? inProcessExecutor(candidate.snapshot, attempt.options.harness ?? null) : hostExecutor(host.session);
 	// The threads load the engine while the provider finishes starting.
 	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);

@@ -1,6 +1,7 @@
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
+import type {Harness} from '../../harness/index.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
 import {TaskPool, type PoolRun} from './task-pool.js';
@@ -37,7 +38,7 @@ export interface TaskExecutor {
 const deadlineSlackMs = 2000;
 
 /** The piscina pool: one worker thread per lane, the engine (and candidate) loaded in the supervisor's process. */
-export function inProcessExecutor(candidate: CandidateSnapshot | null): TaskExecutor {
+export function inProcessExecutor(candidate: CandidateSnapshot | null, harness: Harness | null = null): TaskExecutor {
 	let pool: TaskPool | null = null;
 	return {
 		timing: 'in-process',
@@ -55,6 +56,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null): TaskExec
 				maxSteps: job.maxSteps,
 				timeoutMs: job.timeoutMs,
 				candidate,
+				...(harness === null ? {} : {harness}),
 			}, {deadlineMs: job.timeoutMs + deadlineSlackMs, signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},
