@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<Register>> = {
 	pair: async () => (await import('./pair.js')).registerPair,
 	'host-worker': async () => (await import('./host-worker.js')).registerHostWorker,
 	report: async () => (await import('./report.js')).registerReport,
+	search: async () => (await import('./search.js')).registerSearch,
 };
 
 const program = new Command('hlab')

@@ -12,7 +12,7 @@ import {ProviderContractError} from './providers.js';
 import type {Comparison, NodeView, PlanOutcome, SearchContext, SearchNode, SearchProposal} from './search-record.js';
 import {SearchReport, searchReportSchema, type ReplicateRecord, type RoundRecord, type StopReason} from './search-report.js';
 import {spendOf} from './spend.js';
-import {SpendingLedger} from './spending-ledger.js';
+import {describeSpend, SpendingLedger, type LedgerEntry} from './spending-ledger.js';
 import {RunRefusedError, SpendingExceededError, SpendingLimitStop} from './stop-errors.js';
 
 export interface SearchOptions {
@@ -76,7 +76,7 @@ export async function runSearch(options: SearchOptions): Promise<SearchReport> {
 		say(options, comparisons.map(describeComparison));
 		const planned = evaluated.ending === null ? await planRound(options, state, ledger, round, comparisons) : {plans: [], proposal: null, ending: evaluated.ending};
 		state.rounds.push({round, node_id: current.node_id, replicates: evaluated.replicates, comparisons, plans: planned.plans, spending: ledger.entries.slice(mark)});
-		say(options, ledger.entries.slice(mark).map(entry => `  spend ${entry.unit} ${entry.label}: ${entry.state}${entry.note === null ? '' : ` (${entry.note})`}`));
+		say(options, ledger.entries.slice(mark).map(describeEntry));
 		ending = planned.ending;
 		if (planned.proposal !== null) current = addNode(state, planned.proposal.harness, [planned.proposal.parent_id], fingerprintProposal(planned.proposal));
 	}
@@ -215,4 +215,9 @@ function describePlan(outcome: PlanOutcome): string[] {
 		...outcome.refusals.map(refusal => `    refused ${refusal.operations.join('+')}: ${refusal.reasons.join('; ')}`),
 		outcome.proposal === null ? `    ${outcome.reason}` : `    proposed ${outcome.proposal.patch.operations.map(operation => operation.op).join('+')} on ${outcome.proposal.parent_id} (${outcome.proposal.patch.rationale})`,
 	];
+}
+
+function describeEntry(entry: LedgerEntry): string {
+	const charged = entry.charged === null ? 'nothing' : describeSpend(entry.charged);
+	return `  spend ${entry.unit} ${entry.label}: ${entry.state}, reserved ${describeSpend(entry.reserved)}, charged ${charged}${entry.note === null ? '' : ` (${entry.note})`}`;
 }
