@@ -2,7 +2,7 @@ import {sha256} from '../files/sha256.js';
 import {ApiError} from './api-error.js';
 import {textOf, type ChatRequest} from './chat-request.js';
 import {nextAction, pastCalls, type NextAction} from './replay.js';
-import type {ScriptedTask} from './server.js';
+import type {ScriptedTask} from './scripted-task.js';
 
 /**
  * The responsive scripted model: it plays a task's reference behaviour, but like a real model it responds to the

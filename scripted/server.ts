@@ -5,17 +5,13 @@ import {builtinTasks} from '../tasks/index.js';
 import {ApiError} from './api-error.js';
 import {parseChatRequest, textOf, type ChatRequest} from './chat-request.js';
 import {conversationOf, newConversationId, PromptCache, promptParts} from './prompt-cache.js';
-import type {ReferenceScript} from '../tasks/reference/reference-script.js';
+import type {ScriptedTask} from './scripted-task.js';
 import {nextAction, pastCalls, type NextAction} from './replay.js';
 import {playResponsive, responsiveSeed} from './responsive-play.js';
 import {encode, loadTokenizer} from './tokenizer.js';
 
-/** A task the scripted provider can play: recognized by its prompt (the first user message). */
-export interface ScriptedTask {
-	id: string;
-	prompt: string;
-	reference: ReferenceScript;
-}
+export type {ScriptedTask} from './scripted-task.js';
+
 
 export interface ScriptedServer {
 	/** The base URL for an OpenAI-compatible client, ending in /v1. */

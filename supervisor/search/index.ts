@@ -1,7 +1,6 @@
 /** Harness search: typed patches proposed, verified, run and evaluated under a spending envelope, with planning replay. */
-export {readPolicy, PolicyError} from './read-policy.js';
-export {SpendingUnenforceableError} from './envelope.js';
-export {runSearch, SearchDirError, type SearchOptions} from './run-search.js';
+export {readPolicy} from './read-policy.js';
+export {runSearch} from './run-search.js';
 export {replaySearch, ReplayMismatchError} from './replay-search.js';
 export {providersFor} from './bound-providers.js';
 export {scriptedSearchProvider} from './scripted-search-provider.js';
@@ -9,4 +8,3 @@ export {scriptedMutationProvider} from './scripted-mutation-provider.js';
 export {readRoot, readSearchReport, readSeeds, readSuite} from './search-inputs.js';
 export {runSearchDemo} from './search-demo.js';
 export {describeSpend} from './spending-ledger.js';
-export {SearchReport} from './search-report.js';
