@@ -1,10 +1,15 @@
 import {resolve} from 'node:path';
-import type {Command} from 'commander';
-import {describeSpend, providersFor, readPolicy, readRoot, readSearchReport, readSeeds, readSuite, replaySearch, ReplayMismatchError, runSearch, runSearchDemo, scriptedMutationProvider, scriptedSearchProvider} from '../search/index.js';
+import {Option, type Command} from 'commander';
+import {describeSpend, modelMutationProvider, modelSearchProvider, providersFor, readPolicy, readRoot, readSearchReport, readSeeds, readSuite, replaySearch, ReplayMismatchError, runSearch, runSearchDemo, scriptedMutationProvider, scriptedSearchProvider} from '../search/index.js';
+import {UsageError} from '../input-error.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
 
 interface RunFlags extends ProviderFlags {
+	planner: 'scripted' | 'openai-compatible';
+	plannerModel?: string;
+	plannerBaseUrl?: string;
+	plannerApiKeyEnv: string;
 	policy: string;
 	root: string;
 	suite: string;
@@ -22,13 +27,17 @@ export function registerSearch(program: Command): void {
 		.option('--root <harness>', '`builtin` or a harness file (harness-lab/harness@1)', 'builtin')
 		.option('--suite <tasks>', '`all` built-in tasks or a comma list of ids', 'all')
 		.option('--seeds <n>', 'replicates per candidate (seeds 1..n)', '3')
-		.requiredOption('--out <dir>', 'a new folder for the report, plans and evidence'))
+		.requiredOption('--out <dir>', 'a new folder for the report, plans and evidence')
+		.addOption(new Option('--planner <kind>', 'the search and mutation providers: deterministic, or backed by a model').choices(['scripted', 'openai-compatible']).default('scripted'))
+		.option('--planner-model <name>', 'openai-compatible planner: the model')
+		.option('--planner-base-url <url>', 'openai-compatible planner: the API base URL')
+		.option('--planner-api-key-env <name>', 'openai-compatible planner: the environment variable holding the API key (\'\' sends none)', 'OPENAI_API_KEY'))
 		.action(async (flags: RunFlags) => {
 			// The per-task budget of a search is each harness's own stopping limits, not --max-steps/--timeout.
 			const {provider} = readProviderFlags(flags);
 			const policy = await readPolicy(flags.policy);
 			const root = await readRoot(flags.root);
-			const planner = {search: scriptedSearchProvider(), mutation: scriptedMutationProvider(), policy};
+			const planner = {...plannerProviders(flags), policy};
 			const report = await runSearch({planner, root: root.harness, rootName: root.name, seeds: readSeeds(flags.seeds), dir: resolve(flags.out), setup: {suite: readSuite(flags.suite), provider}, say});
 			say(`spent: ${describeSpend(report.spent)}`);
 			process.exitCode = okExit;
@@ -38,7 +47,7 @@ export function registerSearch(program: Command): void {
 		.argument('<dir>', 'a search folder (holding search-report.json)')
 		.action(async (dir: string) => {
 			const report = await readSearchReport(dir);
-			const bound = providersFor(report.search, report.mutation);
+			const bound = providersFor(report);
 			try {
 				const replayed = await replaySearch(report, {...bound, policy: report.policy});
 				say(`replayed ${replayed} plan(s) of ${report.rounds.length} round(s): every choice, request, refusal and proposal is the same`);
@@ -56,4 +65,13 @@ export function registerSearch(program: Command): void {
 			await runSearchDemo(resolve(out), say);
 			process.exitCode = okExit;
 		});
+}
+
+/** The planner's providers from the flags: the scripted pair, or both backed by one OpenAI-compatible model. */
+function plannerProviders(flags: RunFlags) {
+	if (flags.planner === 'scripted') return {search: scriptedSearchProvider(), mutation: scriptedMutationProvider()};
+	if (!flags.plannerModel || !flags.plannerBaseUrl || !URL.canParse(flags.plannerBaseUrl)) throw new UsageError('--planner openai-compatible needs --planner-model and a --planner-base-url URL');
+	const keyEnv = flags.plannerApiKeyEnv.trim();
+	const endpoint = {base_url: flags.plannerBaseUrl, model: flags.plannerModel, api_key_env: keyEnv === '' ? null : keyEnv};
+	return {search: modelSearchProvider(endpoint), mutation: modelMutationProvider(endpoint)};
 }

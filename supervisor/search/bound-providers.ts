@@ -1,16 +1,16 @@
 import type {MutationProvider, SearchProvider} from './providers.js';
+import {recordedMutationProvider, recordedSearchProvider} from './recorded-providers.js';
 import {scriptedMutationProvider} from './scripted-mutation-provider.js';
 import {scriptedSearchProvider} from './scripted-search-provider.js';
-import type {ProviderBinding} from './search-record.js';
+import type {SearchReport} from './search-report.js';
 
-/** The search providers this build has, by the kind their binding names. */
-const searchProviders: Record<string, () => SearchProvider> = {'scripted-best-first': scriptedSearchProvider};
-const mutationProviders: Record<string, () => MutationProvider> = {'scripted-ideas': scriptedMutationProvider};
-
-/** The providers to bind for a recorded search: the ones of the recorded kinds, or the scripted ones when this build lacks a kind (replay then names the difference). */
-export function providersFor(search: ProviderBinding, mutation: ProviderBinding): {search: SearchProvider; mutation: MutationProvider} {
-	return {
-		search: (searchProviders[search.kind] ?? scriptedSearchProvider)(),
-		mutation: (mutationProviders[mutation.kind] ?? scriptedMutationProvider)(),
-	};
+/**
+ * The providers to bind for replaying a recorded search. A scripted provider is run again; a model-backed one
+ * answers from the record (replay calls no model). A kind this build lacks gets the scripted provider, whose
+ * binding then differs, and replay says so.
+ */
+export function providersFor(report: SearchReport): {search: SearchProvider; mutation: MutationProvider} {
+	const search = report.search.kind === 'openai-compatible-search' ? recordedSearchProvider(report.search, report) : scriptedSearchProvider();
+	const mutation = report.mutation.kind === 'openai-compatible-mutation' ? recordedMutationProvider(report.mutation, report) : scriptedMutationProvider();
+	return {search, mutation};
 }

@@ -1,14 +1,21 @@
 import {applyPatch, fingerprintHarness, fingerprintPatch, verifyProposal, HarnessPatch, type Harness, type HarnessFingerprint, type PatchOperationName} from '../../harness/index.js';
 import {digestJson} from '../../files/digest.js';
 import type {SearchPolicy} from './policy-schema.js';
-import {ProviderContractError, type MutationProvider, type SearchProvider} from './providers.js';
-import {fingerprintContext, type MutationRequest, type NodeView, type PlanOutcome, type SearchContext, type SearchProposal} from './search-record.js';
+import {ProviderContractError, type ModelCallGate, type MutationProvider, type SearchProvider} from './providers.js';
+import {Choice, fingerprintContext, type MutationRequest, type NodeView, type PlanOutcome, type SearchContext, type SearchProposal} from './search-record.js';
 
 export interface Planner {
 	search: SearchProvider;
 	mutation: MutationProvider;
 	policy: SearchPolicy;
 }
+
+/** The gate of a plan that may call no model (planning replay, scripted providers). */
+export const noModelCalls: ModelCallGate = {
+	async call() {
+		throw new ProviderContractError('a provider called a model where no model call is allowed');
+	},
+};
 
 /** The operations a plan may ask for: the policy's, narrowed by what the mutation provider can write. */
 export function plannerOperations(planner: Planner): PatchOperationName[] {
@@ -19,16 +26,17 @@ export function plannerOperations(planner: Planner): PatchOperationName[] {
  * At most one verified proposal from `context`: select a base, ask for a patch, apply, verify and dedupe it,
  * asking again at most `max_retries` times. `harnesses` are the recorded nodes'. It holds no state between plans.
  */
-export async function plan(planner: Planner, context: SearchContext, harnesses: ReadonlyMap<string, Harness>): Promise<PlanOutcome> {
+export async function plan(planner: Planner, context: SearchContext, harnesses: ReadonlyMap<string, Harness>, gate: ModelCallGate = noModelCalls): Promise<PlanOutcome> {
 	const context_fingerprint = fingerprintContext(context);
-	const choice = await planner.search.select(context);
-	if (choice.kind === 'none') return {context_fingerprint, choice, requests: [], refusals: [], proposal: null, exhausted: null, reason: `the search provider chose nothing: ${choice.reason}`};
+	const choice = checkedChoice(await planner.search.select(context, gate));
+	if (choice.kind === 'none') return {context_fingerprint, choice, requests: [], responses: [], refusals: [], proposal: null, exhausted: null, reason: `the search provider chose nothing: ${choice.reason}`};
 	const base = checkedBase(context, harnesses, choice.node_id);
-	const outcome: PlanOutcome = {context_fingerprint, choice, requests: [], refusals: [], proposal: null, exhausted: null, reason: ''};
+	const outcome: PlanOutcome = {context_fingerprint, choice, requests: [], responses: [], refusals: [], proposal: null, exhausted: null, reason: ''};
 	for (let attempt = 0; attempt <= planner.policy.max_retries; attempt += 1) {
 		const request = requestOf(planner, context, base.view, fingerprintHarness(base.harness), outcome, attempt);
 		outcome.requests.push(request);
-		const patch = checkedPatch(await planner.mutation.mutate(request, base.harness));
+		const patch = checkedPatch(await planner.mutation.mutate(request, base.harness, gate));
+		outcome.responses.push(patch);
 		if (patch === null) return {...outcome, exhausted: base.view.node_id, reason: `the mutation provider has nothing more for ${base.view.node_id}`};
 		const checked = proposalOf(planner, request, base.harness, patch, choice.rationale);
 		if (checked.ok) return {...outcome, proposal: checked.proposal, reason: 'proposed, verified and new'};
@@ -74,6 +82,13 @@ function lineageOf(context: SearchContext, base: NodeView): NodeView[] {
 }
 
 const existingOf = (context: SearchContext): string[] => [...new Set(context.nodes.map(node => node.fingerprint))].sort();
+
+/** A search provider returns a choice; anything else breaks its contract. */
+function checkedChoice(value: unknown): Choice {
+	const parsed = Choice.safeParse(value);
+	if (!parsed.success) throw new ProviderContractError('the search provider returned something that is not a choice');
+	return parsed.data;
+}
 
 /** A mutation provider returns one patch or none; anything else breaks its contract. */
 function checkedPatch(value: unknown): HarnessPatch | null {

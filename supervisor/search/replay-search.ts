@@ -30,7 +30,13 @@ export async function replaySearch(report: SearchReport, planner: Planner): Prom
 				continue;
 			}
 			const known = new Map([...harnesses].filter(([id]) => context.nodes.some(node => node.node_id === id)));
-			const again = await plan(planner, context, known);
+			let again: PlanOutcome;
+			try {
+				again = await plan(planner, context, known);
+			} catch (error) {
+				mismatches.push(`${where}: the planning raised ${error instanceof Error ? `${error.constructor.name}: ${error.message}` : typeof error}`);
+				continue;
+			}
 			const differs = differingParts(again, outcome);
 			if (differs.length > 0) mismatches.push(`${where}: a different outcome (${differs.join(', ')})`);
 			replayed += 1;
@@ -48,7 +54,7 @@ function bindingMismatches(report: SearchReport, planner: Planner): string[] {
 	];
 }
 
-const parts = ['choice', 'requests', 'refusals', 'proposal', 'exhausted', 'reason'] as const;
+const parts = ['choice', 'requests', 'responses', 'refusals', 'proposal', 'exhausted', 'reason'] as const;
 
 function differingParts(again: PlanOutcome, recorded: PlanOutcome): string[] {
 	return parts.filter(part => canonicalJson(again[part]) !== canonicalJson(recorded[part]));

@@ -1,19 +1,20 @@
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
-import {fingerprintHarness, type Harness} from '../../harness/index.js';
+import {fingerprintHarness, verifyProposal, type Harness} from '../../harness/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {InputError} from '../input-error.js';
 import {compareNodes} from './compare-nodes.js';
 import {checkEnvelope, envelopeLimits} from './envelope.js';
 import {evaluateReplicate, type EvaluationSetup} from './evaluate-replicate.js';
-import {fingerprintProposal, plan, type Planner} from './planner.js';
+import {ledgerGate} from './ledger-gate.js';
+import {fingerprintProposal, plan, plannerOperations, type Planner} from './planner.js';
 import {fingerprintPolicy} from './policy-schema.js';
 import {ProviderContractError} from './providers.js';
 import type {Comparison, NodeView, PlanOutcome, SearchContext, SearchNode, SearchProposal} from './search-record.js';
 import {SearchReport, searchReportSchema, type ReplicateRecord, type RoundRecord, type StopReason} from './search-report.js';
 import {spendOf} from './spend.js';
 import {describeSpend, SpendingLedger, type LedgerEntry} from './spending-ledger.js';
-import {RunRefusedError, SpendingExceededError, SpendingLimitStop} from './stop-errors.js';
+import {ProposalRefusedError, RunRefusedError, SpendingExceededError, SpendingLimitStop} from './stop-errors.js';
 
 export interface SearchOptions {
 	planner: Planner;
@@ -187,8 +188,10 @@ async function planRound(options: SearchOptions, state: State, ledger: SpendingL
 		const context = contextOf(state, round, allComparisons, ledger);
 		let outcome: PlanOutcome;
 		try {
-			outcome = await plan(options.planner, context, new Map(state.nodes.map(node => [node.node_id, node.harness])));
+			outcome = await plan(options.planner, context, new Map(state.nodes.map(node => [node.node_id, node.harness])), ledgerGate(ledger, options.planner.policy));
 		} catch (error) {
+			if (error instanceof SpendingLimitStop) return {plans, proposal: null, ending: {reason: 'spending-limit', detail: error.message, error: null}};
+			if (error instanceof SpendingExceededError) return {plans, proposal: null, ending: {reason: 'spending-exceeded', detail: error.message, error}};
 			// A provider's message is not ours to repeat: a broken contract is named by the planner, anything else by its type.
 			const detail = error instanceof ProviderContractError ? error.message : `a provider raised ${error instanceof Error ? error.constructor.name : typeof error} while planning round ${round}`;
 			return {plans, proposal: null, ending: {reason: 'provider-error', detail, error: error instanceof Error ? error : new Error(detail)}};
@@ -196,6 +199,8 @@ async function planRound(options: SearchOptions, state: State, ledger: SpendingL
 		plans.push({context, outcome});
 		say(options, describePlan(outcome));
 		if (outcome.proposal !== null) {
+			const problems = verifyAgain(options.planner, state, outcome.proposal);
+			if (problems.length > 0) return {plans, proposal: null, ending: {reason: 'error', detail: `ProposalRefusedError while acting on the proposal of round ${round}`, error: new ProposalRefusedError(problems)}};
 			state.history.push(fingerprintProposal(outcome.proposal));
 			return {plans, proposal: outcome.proposal, ending: null};
 		}
@@ -220,4 +225,12 @@ function describePlan(outcome: PlanOutcome): string[] {
 function describeEntry(entry: LedgerEntry): string {
 	const charged = entry.charged === null ? 'nothing' : describeSpend(entry.charged);
 	return `  spend ${entry.unit} ${entry.label}: ${entry.state}, reserved ${describeSpend(entry.reserved)}, charged ${charged}${entry.note === null ? '' : ` (${entry.note})`}`;
+}
+
+/** The proposal is verified again where it is acted on, against the recorded parent and the nodes the search has now. */
+function verifyAgain(planner: Planner, state: State, proposal: SearchProposal): string[] {
+	const parent = state.nodes.find(node => node.node_id === proposal.parent_id);
+	if (parent === undefined) return [`integrity: the parent ${proposal.parent_id} is not a node of the search`];
+	const bounds = {allowed: plannerOperations(planner), authorizedTools: planner.policy.authorized_tools, ceilings: planner.policy.ceilings, existing: state.nodes.map(node => node.fingerprint)};
+	return verifyProposal(proposal, parent.harness, bounds).map(problem => `${problem.reason}: ${problem.message}`);
 }

@@ -1,6 +1,6 @@
 import {z} from 'zod';
 import {digestJson, type Digest} from '../../files/digest.js';
-import {Harness, HarnessCeilings, HarnessFingerprint, HarnessProposal, PatchOperationName} from '../../harness/index.js';
+import {Harness, HarnessCeilings, HarnessFingerprint, HarnessPatch, HarnessProposal, PatchOperationName} from '../../harness/index.js';
 import {Spend} from './spend.js';
 
 /*
@@ -110,6 +110,8 @@ export const PlanOutcome = z.object({
 	context_fingerprint: z.string(),
 	choice: Choice,
 	requests: z.array(MutationRequest),
+	/** What the mutation provider answered to each request: a patch, or null for none. */
+	responses: z.array(HarnessPatch.nullable()),
 	refusals: z.array(PatchRefusal),
 	proposal: SearchProposal.nullable(),
 	/** The node the mutation provider had nothing more for, in this plan. */

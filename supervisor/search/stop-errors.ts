@@ -12,3 +12,11 @@ export class SpendingExceededError extends Error {
 export class RunRefusedError extends Error {
 	readonly reason = 'run-refused';
 }
+
+/** A proposal failed verification where it was acted on (it was changed after the planner verified it). */
+export class ProposalRefusedError extends Error {
+	readonly reason = 'proposal-refused';
+	constructor(readonly reasons: string[]) {
+		super(`the proposal does not verify where it is acted on: ${reasons.join('; ')}`);
+	}
+}
