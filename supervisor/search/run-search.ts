@@ -63,24 +63,18 @@ export async function runSearch(options: SearchOptions): Promise<SearchReport> {
 	const ledger = new SpendingLedger(envelopeLimits(planner.policy.envelope));
 	const state: State = {nodes: [], views: new Map(), rounds: [], exhausted: [], history: []};
 	const startedAt = new Date().toISOString();
-	let current = addNode(state, options.root, [], null);
+	let current: SearchNode | null = addNode(state, options.root, [], null);
 	let ending: Ending | null = null;
-	for (let round = 1; ending === null; round += 1) {
+	for (let round = 1; ending === null && current !== null; round += 1) {
 		const mark = ledger.entries.length;
-		const started = startRound(ledger, round);
-		if (started !== null) {
-			ending = started;
-			break;
-		}
-		const evaluated = await evaluateNode(options, setup, ledger, state, current);
-		const comparisons = compareWithOthers(state, current, planner.policy.comparison_k);
-		say(options, comparisons.map(describeComparison));
-		const planned = evaluated.ending === null ? await planRound(options, state, ledger, round, comparisons) : {plans: [], proposal: null, ending: evaluated.ending};
-		state.rounds.push({round, node_id: current.node_id, replicates: evaluated.replicates, comparisons, plans: planned.plans, spending: ledger.entries.slice(mark)});
+		ending = startRound(ledger, round);
+		if (ending !== null) break;
+		const ran = await runRound(options, setup, ledger, state, current, round);
+		state.rounds.push({...ran.record, spending: ledger.entries.slice(mark)});
 		say(options, ledger.entries.slice(mark).map(describeEntry));
-		ending = planned.ending;
-		if (planned.proposal !== null) current = addNode(state, planned.proposal.harness, [planned.proposal.parent_id], fingerprintProposal(planned.proposal));
+		({ending, next: current} = ran);
 	}
+	ending ??= {reason: 'error', detail: 'the search ended without a stop reason', error: null};
 	const report = SearchReport.parse({
 		schema: searchReportSchema, policy: planner.policy, policy_fingerprint: fingerprintPolicy(planner.policy), search: planner.search.binding, mutation: planner.mutation.binding,
 		root: options.rootName, suite: options.setup.suite, seeds: options.seeds, provider: options.setup.provider, nodes: state.nodes, rounds: state.rounds,
@@ -90,6 +84,27 @@ export async function runSearch(options: SearchOptions): Promise<SearchReport> {
 	say(options, [`stopped: ${ending.reason} (${ending.detail})`]);
 	if (ending.error !== null) throw ending.error;
 	return report;
+}
+
+/**
+ * One round: evaluate the node on every seed, compare it, plan. Whatever fails after the replicates (comparing,
+ * planning, adding the next node) ends the search the same way, named by its type and never its message.
+ */
+async function runRound(options: SearchOptions, setup: EvaluationSetup, ledger: SpendingLedger, state: State, node: SearchNode, round: number): Promise<{record: Omit<RoundRecord, 'spending'>; ending: Ending | null; next: SearchNode | null}> {
+	const evaluated = await evaluateNode(options, setup, ledger, state, node);
+	const record = {round, node_id: node.node_id, replicates: evaluated.replicates, comparisons: [] as Comparison[], plans: [] as RoundRecord['plans']};
+	if (evaluated.ending !== null) return {record, ending: evaluated.ending, next: null};
+	try {
+		record.comparisons = compareWithOthers(state, node, options.planner.policy.comparison_k);
+		say(options, record.comparisons.map(describeComparison));
+		const planned = await planRound(options, state, ledger, round, record.comparisons);
+		record.plans = planned.plans;
+		const next = planned.proposal === null ? null : addNode(state, planned.proposal.harness, [planned.proposal.parent_id], fingerprintProposal(planned.proposal));
+		return {record, ending: planned.ending, next};
+	} catch (error) {
+		const type = error instanceof Error ? error.constructor.name : typeof error;
+		return {record, ending: {reason: 'error', detail: `${type} after the evaluation in round ${round}`, error: error instanceof Error ? error : new Error(type)}, next: null};
+	}
 }
 
 async function openSearchDir(options: SearchOptions): Promise<EvaluationSetup> {
