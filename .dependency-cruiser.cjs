@@ -34,6 +34,8 @@ const layers = [
 	{name: 'supervisor/pair', path: '^supervisor/pair/'},
 	// The HTML page of an attempt or a comparison.
 	{name: 'supervisor/report', path: '^supervisor/report/'},
+	// Harness search: proposals verified, each replicate a real attempt, under a spending envelope.
+	{name: 'supervisor/search', path: '^supervisor/search/'},
 	// hlab agent: one task through the attempt's pieces.
 	{name: 'supervisor/run-one', path: '^supervisor/run-one/'},
 	// 7. Self-checks: they run bin/hlab.js as a user would.
@@ -66,6 +68,13 @@ function upwardRules() {
 module.exports = {
 	forbidden: [
 		...upwardRules(),
+		{
+			name: 'every-module-in-a-layer',
+			comment: 'a folder of the product that is in no layer is checked by no rule: give it its place above',
+			severity: 'error',
+			from: {pathNot: [...layers.map(layer => layer.path), '^(test|bench|examples|bin)/', '^[^/]+$']},
+			to: {},
+		},
 		{
 			name: 'no-cycle',
 			comment: 'a cycle makes two modules one: say which is below',

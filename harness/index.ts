@@ -6,3 +6,8 @@ export {HarnessFingerprint, fingerprintHarness} from './fingerprint.js';
 export {enabledTools, offeredTools} from './offered-tools.js';
 export {builtinAgent} from './builtin-agent.js';
 export {builtinTools, DoneArgs, ListFilesArgs, ReadFileArgs, RunCommandArgs, WriteFileArgs, type BuiltinTool} from './builtin-tools.js';
+export {HarnessPatch, PatchOperation, PatchOperationName, fingerprintPatch, patchOperationNames, patchSchemaVersion} from './patch-schema.js';
+export {HarnessCeilings} from './ceilings.js';
+export {applyPatch, type PatchResult} from './apply-patch.js';
+export {HarnessProposal} from './proposal-schema.js';
+export {verifyProposal, type ProposalBounds} from './verify-proposal.js';

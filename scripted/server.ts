@@ -5,18 +5,15 @@ import {builtinTasks} from '../tasks/index.js';
 import {ApiError} from './api-error.js';
 import {parseChatRequest, textOf, type ChatRequest} from './chat-request.js';
 import {conversationOf, newConversationId, PromptCache, promptParts} from './prompt-cache.js';
-import type {ReferenceScript} from '../tasks/reference/reference-script.js';
+import type {ScriptedTask} from './scripted-task.js';
 import {nextAction, pastCalls, type NextAction} from './replay.js';
 import {playScript, type ScriptedMessage} from './play-script.js';
 import type {ScriptedConversation} from './response-script.js';
+import {playResponsive, responsiveSeed} from './responsive-play.js';
 import {encode, loadTokenizer} from './tokenizer.js';
 
-/** A task the scripted provider can play: recognized by its prompt (the first user message). */
-export interface ScriptedTask {
-	id: string;
-	prompt: string;
-	reference: ReferenceScript;
-}
+export type {ScriptedTask} from './scripted-task.js';
+
 
 export interface ScriptedServer {
 	/** The base URL for an OpenAI-compatible client, ending in /v1. */
@@ -118,22 +115,14 @@ function answer(chat: ChatRequest, {tasks, conversations}: Repertoire, cache: Pr
 		const conversation = conversationOf(chat) ?? newConversationId();
 		return completion(chat, playScript(chat, scripted, conversation), conversation, cache);
 	}
-	const task = tasks.find(candidate => candidate.prompt === prompt);
-	if (!task) throw new ApiError(400, 'The scripted provider knows no task with this prompt (the first user message must be a built-in task\'s prompt).', 'invalid_request_error', 'unknown_task', 'messages');
-	const calls = pastCalls(chat.messages);
-	let next: NextAction;
-	try {
-		next = nextAction(task.reference, calls);
-	} catch (error) {
-		if (error instanceof ApiError) throw error;
-		throw new ApiError(500, `The reference behaviour of ${task.id} failed: ${error instanceof Error ? error.message : String(error)}`, 'server_error');
-	}
+	const seed = responsiveSeed(chat.model);
+	const {task, next, calls} = seed === null ? playReference(chat, tasks) : playResponsive(chat, seed, tasks);
 	const offered = new Set((chat.tools ?? []).map(tool => tool.function.name));
 	const tool = next.kind === 'done' ? 'done' : next.request.tool;
 	if (!offered.has(tool)) throw new ApiError(400, `The scripted reference of ${task.id} needs the tool '${tool}', which the request does not offer.`, 'invalid_request_error', 'missing_tool', 'tools');
 
 	const conversation = conversationOf(chat) ?? newConversationId();
-	const callId = `call_${conversation}_${calls.length + 1}`;
+	const callId = `call_${conversation}_${calls + 1}`;
 	const args = JSON.stringify(next.kind === 'done' ? {summary: next.summary} : next.request.args);
 	const content = next.kind === 'call' ? next.request.note ?? null : null;
 	return completion(chat, {content, tool_calls: [{id: callId, type: 'function', function: {name: tool, arguments: args}}]}, conversation, cache);
@@ -164,6 +153,21 @@ function completion(chat: ChatRequest, message: ScriptedMessage, conversation: s
 			completion_tokens_details: {reasoning_tokens: 0},
 		},
 	};
+}
+
+/** The reference behaviour as it is: the task whose prompt is the first user message, played one step further. */
+function playReference(chat: ChatRequest, tasks: readonly ScriptedTask[]): {task: ScriptedTask; next: NextAction; calls: number} {
+	const firstUser = chat.messages.find(message => message.role === 'user');
+	const prompt = firstUser ? textOf(firstUser.content) : '';
+	const task = tasks.find(candidate => candidate.prompt === prompt);
+	if (!task) throw new ApiError(400, 'The scripted provider knows no task with this prompt (the first user message must be a built-in task\'s prompt).', 'invalid_request_error', 'unknown_task', 'messages');
+	const calls = pastCalls(chat.messages);
+	try {
+		return {task, next: nextAction(task.reference, calls), calls: calls.length};
+	} catch (error) {
+		if (error instanceof ApiError) throw error;
+		throw new ApiError(500, `The reference behaviour of ${task.id} failed: ${error instanceof Error ? error.message : String(error)}`, 'server_error');
+	}
 }
 
 function send(response: ServerResponse, status: number, body: object): void {

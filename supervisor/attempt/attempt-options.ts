@@ -1,4 +1,5 @@
 import {existsSync} from 'node:fs';
+import type {Harness} from '../../harness/index.js';
 import {hostDirOf} from '../host/index.js';
 import {InputError} from '../input-error.js';
 
@@ -19,6 +20,8 @@ export interface AttemptOptions {
 	quiet?: boolean;
 	/** Worker threads the in-process tasks share; null: the available cores, at most the frozen concurrency. */
 	threads?: number | null;
+	/** The Harness every task runs in place of the built-in agent (in-process attempts); its fingerprint goes in attempt.json. */
+	harness?: Harness | null;
 }
 
 export class HostOptionError extends InputError {
@@ -31,6 +34,8 @@ export class HostOptionError extends InputError {
 export function checkOptions(options: AttemptOptions): void {
 	const candidateHost = options.candidateHost ?? null;
 	if (candidateHost !== null && options.candidatePath !== null) throw new HostOptionError('usage', 'give at most one of --candidate and --candidate-host');
+	// A host build brings its own agent; a harness value can only be given to in-process tasks.
+	if (candidateHost !== null && (options.harness ?? null) !== null) throw new HostOptionError('usage', 'a harness cannot be given to a --candidate-host attempt');
 	// The host record folder sits beside the evidence directory; both must be new before anything is written.
 	if (candidateHost !== null && existsSync(hostDirOf(options.artifacts))) throw new HostOptionError('evidence_exists', `${hostDirOf(options.artifacts)} already exists; each host attempt needs a new one`);
 }

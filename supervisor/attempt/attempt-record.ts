@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {HarnessFingerprint} from '../../harness/index.js';
 import {PackageFingerprint} from '../plan/fingerprints.js';
 import {HostRef} from './report-schema.js';
 
@@ -35,6 +36,8 @@ export const AttemptRecord = z.object({
 	/** The host executable every task ran in (`--candidate-host`), null for in-process attempts. */
 	host: HostRef.nullable().default(null),
 	service_bindings: z.record(z.string(), z.string()),
+	/** The Harness the tasks ran when the attempt was given one; null: the built-in agent (or a host's own). */
+	harness: HarnessFingerprint.nullable().default(null),
 	loaded_modules: z.array(LoadedModule),
 	concurrency: z.number().int(),
 	/** The worker threads the in-process tasks shared (the frozen concurrency is tasks in flight); null when none ran. */

@@ -1,6 +1,7 @@
 import {cpus} from 'node:os';
 import {join} from 'node:path';
 import {installRoot} from '../../files/install-root.js';
+import {fingerprintHarness} from '../../harness/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {readStat} from '../../process/proc-table.js';
 import {buildDigest, gitHead} from '../evidence/build-metadata.js';
@@ -55,6 +56,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		candidate: candidateIdentity(services.candidate),
 		host: hostRef(services.host),
 		service_bindings: services.bindings,
+		harness: attempt.options.harness == null ? null : fingerprintHarness(attempt.options.harness),
 		loaded_modules: loadedModules(plan.composition.modules, services),
 		concurrency: plan.policy.concurrency,
 		threads: services.executor.threads,

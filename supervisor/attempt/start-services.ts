@@ -41,7 +41,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
 	const executor = host.session === null
-		? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan)})
+		? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
 		: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, host.session));
 	// The threads load the engine while the provider finishes starting.
 	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;

@@ -2,6 +2,7 @@ import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
+import type {Harness} from '../../harness/index.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
 import {poolSize} from './pool-size.js';
@@ -40,9 +41,9 @@ export interface TaskExecutor {
 /**
  * The piscina pool: a few worker threads (one per core unless `threads` says otherwise) share the lanes, the engine
  * (and candidate) loaded once per thread in the supervisor's process. Every task draws from the attempt's one
- * provider limiter, when the plan froze limits.
+ * provider limiter, when the plan froze limits, and runs the attempt's Harness when it has one.
  */
-export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads = null, limiter = null}: {threads?: number | null; limiter?: ProviderLimiterShare | null} = {}): TaskExecutor {
+export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads = null, limiter = null, harness = null}: {threads?: number | null; limiter?: ProviderLimiterShare | null; harness?: Harness | null} = {}): TaskExecutor {
 	let pool: TaskPool | null = null;
 	return {
 		timing: 'in-process',
@@ -64,6 +65,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 				timeoutMs: job.timeoutMs,
 				candidate,
 				...(limiter === null ? {} : {limiter}),
+				...(harness === null ? {} : {harness}),
 			}, {deadlineMs: job.timeoutMs, signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},

@@ -68,6 +68,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'report [options] [dir]',
 		description: 'write one self-contained HTML page for an attempt (its evidence directory) or a comparison',
 	},
+	search: {
+		load: async () => (await import('./search.js')).registerSearch,
+		term: 'search',
+		description: 'harness search: propose, verify, run and evaluate harness candidates under a spending envelope',
+	},
 	cartridge: {
 		load: async () => (await import('./cartridge.js')).registerCartridge,
 		term: 'cartridge',

@@ -47,11 +47,13 @@ t.test('the rules refuse an upward import, a sideways one in the foundation and 
 		'files/digest.ts': 'export const digest = 1;\n',
 		'tasks/a.ts': "import {b} from './b.js';\nexport const a = b;\n",
 		'tasks/b.ts': "import {a} from './a.js';\nexport const b = () => a;\n",
+		'newfolder/thing.ts': "import {digest} from '../files/digest.js';\nexport const thing = digest;\n",
 	});
 	const {code, out} = await cruise(root);
 	t.not(code, 0, 'the cruise fails');
 	t.match(out, /layer:engine.*engine\/run\.ts → supervisor\/plan\/plan\.ts/, 'a type-only upward import is caught');
 	t.match(out, /layer:process.*process\/spawn\.ts → files\/digest\.ts/, 'the foundation imports nothing of the project');
 	t.match(out, /no-cycle: tasks\/[ab]\.ts →\s+tasks\/[ab]\.ts/, 'a cycle is caught');
+	t.match(out, /every-module-in-a-layer.*newfolder\/thing\.ts/, 'a folder in no layer is named');
 	t.notMatch(out, /supervisor\/cli\/main\.ts → engine/, 'a downward import is allowed');
 });
