@@ -1,4 +1,3 @@
-export {runPair, PairInputError, type PairOptions} from './run-pair.js';
-export {PairRecord, pairSchema, PairTask, PairTaskSide} from './pair-record.js';
-export {syncLedger, emptyTasks} from './sync-ledger.js';
+export {runPair} from './run-pair.js';
+export {PairRecord} from './pair-record.js';
 export {pairSummary} from './pair-summary.js';
