@@ -6,6 +6,7 @@ import {sha256} from '../../files/sha256.js';
 import {EngineError} from '../engine-error.js';
 import {sdkDigest, sdkEntry, sdkSpecifier} from './sdk-files.js';
 import type {CandidateSnapshot} from './snapshot.js';
+import {withEsbuild} from '../../process/esbuild-service.js';
 
 /**
  * The import rule of a single-file candidate: Node builtins stay external, `harness-lab/sdk` resolves to the
@@ -25,24 +26,6 @@ function importPolicy(sourcePath: string): esbuild.Plugin {
 			});
 		},
 	};
-}
-
-let building = 0;
-
-/**
- * esbuild keeps a service process alive between builds; it is stopped once no compilation is running,
- * so compiling leaves no process behind.
- */
-async function withEsbuild<T>(build: (api: typeof esbuild) => Promise<T>): Promise<T> {
-	// Loaded on first use: most processes that import the engine never compile a candidate.
-	const api = await import('esbuild');
-	building += 1;
-	try {
-		return await build(api);
-	} finally {
-		building -= 1;
-		if (building === 0) await api.stop();
-	}
 }
 
 /** Compiles a candidate file into a snapshot: the exact source, the ESM bundle that runs, and their digests. */

@@ -1,6 +1,7 @@
 import {join} from 'node:path';
 import type * as esbuild from 'esbuild';
 import {digestFile, type Digest} from '../../files/digest.js';
+import {withEsbuild} from '../../process/esbuild-service.js';
 
 export class ModuleGraphError extends Error {
 	readonly reason = 'module_graph';
@@ -62,21 +63,3 @@ function describeFailure(error: unknown): string {
 	return failure.errors.map(item => `${item.location === null ? '' : `${item.location.file}: `}${item.text}`).join('; ');
 }
 
-let building = 0;
-
-/**
- * esbuild keeps a service process between builds; it is stopped once no graph is being computed, so none is left behind.
- * The engine's candidate compiler stops the same shared service: the two must not run at once in one process
- * (an attempt admits its plan before it compiles the candidate).
- */
-async function withEsbuild<T>(build: (api: typeof esbuild) => Promise<T>): Promise<T> {
-	// Loaded on first use: most commands never freeze or admit a plan.
-	const api = await import('esbuild');
-	building += 1;
-	try {
-		return await build(api);
-	} finally {
-		building -= 1;
-		if (building === 0) await api.stop();
-	}
-}
