@@ -1,5 +1,6 @@
 import {resolveProvider, type ResolvedProvider} from '../../engine/provider-config.js';
 import type {PlanProvider} from '../plan/plan-schema.js';
+import type {ScriptedConversation} from '../../scripted/index.js';
 import {startScriptedService} from './scripted-service.js';
 
 /** The model endpoint every task of the attempt talks to, and how the attempt record names it. */
@@ -13,9 +14,9 @@ export interface ProviderService {
  * Binds a provider as a plan records it: the scripted provider runs as a supervised process whose records go
  * to `dir`; a real endpoint only needs resolving. An attempt and `hlab agent` both start theirs here.
  */
-export async function startProvider(planned: PlanProvider, dir: string): Promise<ProviderService> {
+export async function startProvider(planned: PlanProvider, dir: string, conversations: readonly ScriptedConversation[] = []): Promise<ProviderService> {
 	if (planned.kind === 'scripted') {
-		const server = await startScriptedService(dir);
+		const server = await startScriptedService(dir, conversations);
 		return {provider: resolveProvider({kind: 'scripted'}, server.url), bindings: {scripted_provider: server.url}, close: () => server.close()};
 	}
 	const provider = resolveProvider({kind: 'openai-compatible', base_url: planned.base_url, model: planned.model, api_key_env: planned.api_key_env ?? '', reasoning_effort: planned.reasoning_effort});

@@ -2,6 +2,7 @@ import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
+import type {TaskAgent} from './attempt-task.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
 import {TaskPool, type PoolRun} from './task-pool.js';
@@ -15,6 +16,8 @@ export interface ExecutionJob {
 	maxSteps: number;
 	timeoutMs: number;
 	signal: AbortSignal;
+	/** A cartridge's agent instead of the built-in one. */
+	agent?: TaskAgent;
 }
 
 /** What the runner grades: the supervisor's wall time, the outcome, and why the execution did not finish (null: grading decides). */
@@ -60,6 +63,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, limiter: 
 				timeoutMs: job.timeoutMs,
 				candidate,
 				...(limiter === null ? {} : {limiter}),
+				...(job.agent === undefined ? {} : {harness: job.agent.harness, cartridge: job.agent.cartridge}),
 			}, {deadlineMs: job.timeoutMs + deadlineSlackMs, signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},

@@ -9,6 +9,8 @@ import {planSchema, type Plan, type PlanController, type PlanProvider} from './p
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
 import {writeJson} from '../../files/write-json.js';
+import type {LoadedCartridge} from '../../cartridges/index.js';
+import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
@@ -26,6 +28,8 @@ export interface FreezeOptions {
 	cwd?: string;
 	/** What the experiment expects to show, frozen with it. */
 	hypothesis?: string;
+	/** `--cartridge DIR`: its cases are the task source, its suite the scorer, its Harness the baseline. */
+	cartridge?: LoadedCartridge;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
@@ -37,7 +41,11 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	let planTasks: Plan['tasks'];
 	let taskIds: string[];
 	const repeat = options.repeat ?? 1;
-	if (options.controllerPath === null) {
+	if (options.cartridge !== undefined) {
+		if (options.controllerPath !== null) throw new SelectionError('a plan has one task source: a cartridge or a controller, not both');
+		planTasks = cartridgeTasks(options.cartridge);
+		taskIds = denominatorOf(planTasks, repeat);
+	} else if (options.controllerPath === null) {
 		tasks = resolveSelection(options.selection);
 		taskIds = denominatorOf(tasks, repeat);
 		planTasks = tasks.map(task => ({id: task.id, title: task.title, tools: [...task.tools]}));
@@ -50,6 +58,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	}
 	const tools = planTasks.flatMap(task => task.tools);
 	const identities = await computeIdentities(tasks, tools, configuration, controller === null ? null : {identity_digest: controller.identity_digest, files: controller.identity.files});
+	const cartridge = options.cartridge === undefined ? undefined : planCartridgeOf(options.cartridge);
+	if (cartridge !== undefined) Object.assign(identities, await cartridgeIdentities(cartridge));
 	return sealPlan({
 		schema: planSchema,
 		created_at: new Date().toISOString(),
@@ -63,6 +73,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
+		...(cartridge === undefined ? {} : {cartridge}),
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
 	});
 }
@@ -83,6 +94,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
+		...(plan.cartridge === undefined ? [] : [`  cartridge ${plan.cartridge.name} (${plan.cartridge.dir}); baseline harness ${plan.cartridge.baseline.digest}`]),
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
 	].join('\n');
 }
