@@ -9,4 +9,4 @@ export {caseConversations} from './case-conversations.js';
 export {judgeCase, type Judgement} from './judge-case.js';
 export {seedWorkspace} from './seed-workspace.js';
 export {cartridgeIdentity} from './eval-cartridge.js';
-export {caseRecordSchema, CartridgeIdentity, ProviderIdentity} from './case-record.js';
+export {caseRecordSchema, type ProviderIdentity} from './case-record.js';
