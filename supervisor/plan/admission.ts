@@ -76,7 +76,11 @@ async function cartridgeAdmission(plan: Plan, now: Identities, options: Admissio
 	if (plan.cartridge === undefined) return [];
 	const given = options.cartridge ?? {loaded: null, problems: ['no cartridge was given to admission'], candidate: false};
 	const out = await responsesDifferences(plan);
-	if (given.loaded === null) return [...out, ...given.problems.map(problem => `cartridge: ${problem}`)];
+	if (given.loaded === null) {
+		// Nothing to recompute the suite from: the load problems say why, without a list of every scorer file as missing.
+		Object.assign(now, {task_sources: plan.task_sources, scorer: plan.scorer});
+		return [...out, ...given.problems.map(problem => `cartridge: ${problem}`)];
+	}
 	Object.assign(now, await cartridgeIdentities(planCartridgeOf(given.loaded), options.root ?? installRoot));
 	return [...out, ...cartridgeDifferences(plan.cartridge, given.loaded, given.candidate)];
 }

@@ -113,6 +113,14 @@ t.test('a candidate cartridge that changes a case\'s expected data is refused at
 	t.match(report.admission.differences.join('\n'), /scorer: evals\/cases\/profit_math\.json changed/);
 });
 
+t.test('a candidate cartridge that does not load is refused at admission with its problems, and nothing else', async t => {
+	const broken = await copyCartridge(t, 'report_agent', {'prompts/system.md': null});
+	const run = await attempt('candidate-broken', ['--candidate-cartridge', broken]);
+	t.equal(run.status, 1);
+	const report = await readReport(run.dir);
+	t.same(report.admission.differences, [`cartridge: ${broken}: prompts/system.md: missing`]);
+});
+
 t.test('the baseline cartridge changed after freezing is refused: a changed harness is a candidate', async t => {
 	await writeFile(join(baselineDir, 'prompts', 'system.md'), '# Report agent\n\nAn edit after freezing.\n');
 	const run = await attempt('baseline-edited');
