@@ -48,7 +48,7 @@ export function registerEval(program: Command): void {
 		.description('freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks');
 	// The provider, its limits and the budgets are frozen into the plan with --freeze.
 	addLimitOptions(addProviderOptions(command))
-		.option('--task <ids>', 'all, or a comma list of task ids', 'all')
+		.option('--task <ids>', 'all, or a comma list of task ids (case ids with --cartridge)', 'all')
 		.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
 		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze', absolutePath)
 		.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)', absolutePath)

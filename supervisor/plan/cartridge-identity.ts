@@ -7,6 +7,7 @@ import type {Identities} from './identities.js';
 import {digestModuleGraph} from './module-graph.js';
 import type {Plan, PlanCartridge} from './plan-schema.js';
 import {deciderEntries} from './scorer-entries.js';
+import {SelectionError} from './task-selection.js';
 
 /** The code that judges a cartridge's case besides the deciders every plan has: the verdict and the evaluation process. */
 const cartridgeJudgeEntries = ['supervisor/cartridge/judge-case.js', 'cartridges/evaluation-main.js'] as const;
@@ -52,9 +53,14 @@ export async function cartridgeIdentities(planned: PlanCartridge, root = install
 	return {task_sources: {digest: digestJson(cases), files: cases}, scorer: {kind: 'cartridge', digest: digestJson(files), files}};
 }
 
-/** The case ids a plan's denominator is drawn from, and their titles (the goal's first line). */
-export function cartridgeTasks(cartridge: LoadedCartridge): Plan['tasks'] {
-	return cartridge.cases.map(entry => ({id: entry.id, title: entry.case.task.goal.split('\n')[0]!.slice(0, 120), tools: []}));
+/** The cases a plan's denominator is drawn from (`all`, or a comma list of case ids in the order given), titled by their goal's first line. */
+export function cartridgeTasks(cartridge: LoadedCartridge, selection: string): Plan['tasks'] {
+	const ids = selection.trim() === 'all' ? cartridge.cases.map(entry => entry.id) : selection.split(',').map(id => id.trim()).filter(id => id !== '');
+	const unknown = ids.filter(id => !cartridge.cases.some(entry => entry.id === id));
+	if (ids.length === 0) throw new SelectionError('the case selection is empty');
+	if (unknown.length > 0) throw new SelectionError(`unknown case${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the cartridge has ${cartridge.cases.map(entry => entry.id).join(', ')})`);
+	if (new Set(ids).size !== ids.length) throw new SelectionError('a case is selected more than once');
+	return ids.map(id => cartridge.cases.find(entry => entry.id === id)!).map(entry => ({id: entry.id, title: entry.case.task.goal.split('\n')[0]!.slice(0, 120), tools: []}));
 }
 
 /** The response script a scripted plan plays, by path and digest; a script that cannot be read is bad input. */

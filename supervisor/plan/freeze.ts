@@ -16,7 +16,7 @@ export interface FreezeOptions {
 	provider: PlanProvider;
 	/** Frozen limits on the provider for all tasks of an attempt together; none when absent. */
 	limits?: ProviderLimits;
-	/** `all` or a comma list of ids; ignored with a controller, which owns the task list. */
+	/** `all` or a comma list of ids (case ids with a cartridge); ignored with a controller, which owns the task list. */
 	selection: string;
 	/** Trials per selected task (default 1); a controller plan cannot repeat. */
 	repeat?: number;
@@ -43,7 +43,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	const repeat = options.repeat ?? 1;
 	if (options.cartridge !== undefined) {
 		if (options.controllerPath !== null) throw new SelectionError('a plan has one task source: a cartridge or a controller, not both');
-		planTasks = cartridgeTasks(options.cartridge);
+		planTasks = cartridgeTasks(options.cartridge, options.selection);
 		taskIds = denominatorOf(planTasks, repeat);
 	} else if (options.controllerPath === null) {
 		tasks = resolveSelection(options.selection);

@@ -69,6 +69,9 @@ t.test('a cartridge plan\'s baseline and a candidate cartridge compare to a deci
 	t.not(compared.record.exit_code, 2, compared.stderr);
 	const decision = Decision.parse(await readJson(decisionPath));
 	t.ok(['accept', 'revise', 'reject'].includes(decision.decision));
+	const messages = decision.checks.map(check => `${check.rule} ${check.satisfied}: ${check.message}`);
+	t.ok(messages.some(line => /^require_all_pass false: baseline failed task profit_math/.test(line)), 'the acceptance rule saw the baseline fail');
+	t.ok(messages.some(line => /^require_all_pass true: candidate passed all 1 tasks/.test(line)), 'and the candidate pass');
 	t.match(compared.stdout, /verification: both reports verified/);
 	t.match(compared.stdout, /profit_math\s+failed.*passed/);
 });
@@ -141,6 +144,21 @@ t.test('a changed response script is refused at admission', async t => {
 	const run = await hlab(['eval', '--plan', scriptPlan, '--artifacts', dir]);
 	t.equal(run.record.exit_code, 1);
 	t.match((await readReport(dir)).admission.differences.join('\n'), /provider: the response script .* changed/);
+});
+
+t.test('a case whose task seeds files runs in a workspace seeded from them, and --task selects cases', async t => {
+	const settingsPlan = join(work, 'settings-plan.json');
+	const settings = join(examplesDir, 'settings_agent.cartridge');
+	const frozenSettings = await hlab(['eval', '--cartridge', settings, '--responses', join(examplesDir, 'settings_agent.responses.json'), '--task', 'change_port', '--freeze', settingsPlan]);
+	t.equal(frozenSettings.record.exit_code, 0, frozenSettings.stderr);
+	const dir = join(work, 'settings');
+	const run = await hlab(['eval', '--plan', settingsPlan, '--artifacts', dir]);
+	t.equal(run.record.exit_code, 0, `${run.stdout}${run.stderr}`);
+	const record = CaseRecord.parse(await readJson(join(dir, 'tasks', '001-change_port', 'case-record.json')));
+	t.equal(record.verdict.passed, true);
+	const unknown = await hlab(['eval', '--cartridge', settings, '--responses', join(examplesDir, 'settings_agent.responses.json'), '--task', 'no_such_case', '--freeze', join(work, 'never-settings.json')]);
+	t.equal(unknown.record.exit_code, 2);
+	t.match(unknown.stderr, /unknown case no_such_case \(the cartridge has change_port\)/);
 });
 
 t.test('usage mistakes are named before anything runs', async t => {
