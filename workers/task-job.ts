@@ -1,4 +1,5 @@
 import type {MessagePort} from 'node:worker_threads';
+import type {LoadedCartridge} from '../cartridges/index.js';
 import type {CandidateSnapshot} from '../engine/candidate/snapshot.js';
 import type {ExecutionOutcome, FailureReason} from '../engine/outcome.js';
 import type {RunAgentOptions} from '../engine/loop/run-agent.js';
@@ -6,6 +7,8 @@ import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 /** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
 export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'timeoutMs' | 'limiter'> {
 	candidate: CandidateSnapshot | null;
+	/** A cartridge case: its tools (plain data, their compiled code included) are built in the thread for this case. */
+	cartridge?: {data: LoadedCartridge; case_id: string};
 	/** Environment key set (to `1`) for every process this task starts; other tasks share the thread, so never the thread's own environment. */
 	taskMarker: string;
 	/** The task's channel: the thread sends {@link TaskThreadMessage}s on it and receives {@link TaskControlMessage}s. */

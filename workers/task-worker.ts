@@ -28,7 +28,12 @@ export default async function runTaskJob(job: TaskJob | {warmup: true}): Promise
 		}
 		let outcome;
 		try {
+			// A cartridge's tools are bound to this case's workspace; a resource that fails to build is an init failure.
+			// Imported on demand: it needs the engine's index, which threads that run no cartridge never load.
+			const toolImplementations = job.cartridge === undefined ? undefined
+				: await (await import('../cartridges/cartridge-tools.js')).cartridgeToolImplementations(job.cartridge.data, {project_root: job.workspace, case_id: job.cartridge.case_id});
 			outcome = await runAgent({
+				...(toolImplementations === undefined ? {} : {toolImplementations}),
 				// A harness is plain data, so it crosses to this thread intact; absent, the built-in agent runs.
 				harness: job.harness,
 				task: job.task,

@@ -9,6 +9,8 @@ export interface AttemptOptions {
 	candidatePath: string | null;
 	/** A host executable that runs every task as `EXE host-worker` (exclusive with `candidatePath`). */
 	candidateHost?: string | null;
+	/** A cartridge plan's candidate: a changed cartridge whose harness runs the plan's cases (its suite must be the plan's). */
+	candidateCartridge?: string | null;
 	/** The side this attempt is recorded as; by default `candidate` when a candidate or host is given. */
 	side?: 'baseline' | 'candidate';
 	keepWorkdirs: boolean;
@@ -36,10 +38,12 @@ export function checkOptions(options: AttemptOptions): void {
 	if (candidateHost !== null && options.candidatePath !== null) throw new HostOptionError('usage', 'give at most one of --candidate and --candidate-host');
 	// A host build brings its own agent; a harness value can only be given to in-process tasks.
 	if (candidateHost !== null && (options.harness ?? null) !== null) throw new HostOptionError('usage', 'a harness cannot be given to a --candidate-host attempt');
+	if (candidateHost !== null && (options.candidateCartridge ?? null) !== null) throw new HostOptionError('usage', 'give at most one of --candidate-cartridge and --candidate-host');
 	// The host record folder sits beside the evidence directory; both must be new before anything is written.
 	if (candidateHost !== null && existsSync(hostDirOf(options.artifacts))) throw new HostOptionError('evidence_exists', `${hostDirOf(options.artifacts)} already exists; each host attempt needs a new one`);
 }
 
 export function sideOf(options: AttemptOptions): 'baseline' | 'candidate' {
-	return options.side ?? (options.candidatePath === null && (options.candidateHost ?? null) === null ? 'baseline' : 'candidate');
+	const candidate = options.candidatePath !== null || (options.candidateHost ?? null) !== null || (options.candidateCartridge ?? null) !== null;
+	return options.side ?? (candidate ? 'candidate' : 'baseline');
 }

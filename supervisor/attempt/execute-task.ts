@@ -46,6 +46,7 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 		maxSteps: plan.budgets.max_steps,
 		timeoutMs: plan.budgets.timeout_ms,
 		signal: runner.attempt.signal,
+		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
 	});
 	const ran = {wall_ms: run.wall_ms, evidence: {...evidence, ...run.evidence}};
 	if (run.unfinished !== null || run.outcome === null) {
@@ -75,7 +76,7 @@ async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outc
 	const {budgets} = runner.attempt.plan;
 	let verdict: Grade;
 	try {
-		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal});
+		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms});
 	} catch (error) {
 		return failedResult(turn.index, turn.id, {reason: 'grader', message: `the grader failed: ${(error as Error).message}`}, {...ran, outcome, usage: outcome.usage});
 	}

@@ -6,6 +6,7 @@ import {writeJson} from '../../files/write-json.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
 import type {Admission} from './admit-attempt.js';
 import {type AttemptTask, builtinAttemptTask} from './attempt-task.js';
+import {cartridgeAttemptTasks} from './cartridge-tasks.js';
 import {controllerAttemptTasks} from './controller-tasks.js';
 import {TaskLeakWatch} from './audit-leaks.js';
 import {executeTask, type TaskRunner} from './execute-task.js';
@@ -53,6 +54,7 @@ export async function runTasks(attempt: AttemptContext, admission: Admission, se
 
 function attemptTasks(attempt: AttemptContext, admission: Admission): Array<AttemptTask | null> {
 	if (attempt.plan.controller !== null) return controllerAttemptTasks(attempt.plan, attempt.dir, attempt.signal);
+	if (admission.cartridge !== null) return cartridgeAttemptTasks(attempt.plan, admission.cartridge);
 	return admission.result.tasks.map(task => (task === null ? null : builtinAttemptTask(task)));
 }
 

@@ -1,5 +1,7 @@
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
+import type {ScriptedConversation} from '../../scripted/index.js';
+import {caseConversations} from '../cartridge/index.js';
 import type {HostSession} from '../host/index.js';
 import type {Plan} from '../plan/plan-schema.js';
 import type {Admission} from './admit-attempt.js';
@@ -37,7 +39,7 @@ type Settled<T> = {value: T} | {error: Error};
  */
 export async function startServices(attempt: AttemptContext, admission: Admission): Promise<Services> {
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
-	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir)) : null;
+	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir, conversationsOf(admission))) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
 	const executor = host.session === null
@@ -68,6 +70,11 @@ async function measureCode(attempt: AttemptContext, admission: Admission, starti
 		if (started !== null && 'value' in started) await started.value.close();
 		throw error;
 	}
+}
+
+/** A cartridge plan's cases as the frozen response script plays them; none otherwise. */
+function conversationsOf(admission: Admission): ScriptedConversation[] {
+	return admission.cartridge === null || admission.responses === null ? [] : caseConversations(admission.cartridge.cases, admission.responses);
 }
 
 function authFailure(plan: Plan): TaskFailure | null {

@@ -3,6 +3,7 @@ import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
 import type {Harness} from '../../harness/index.js';
+import type {TaskAgent} from './attempt-task.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
 import {poolSize} from './pool-size.js';
@@ -17,6 +18,8 @@ export interface ExecutionJob {
 	maxSteps: number;
 	timeoutMs: number;
 	signal: AbortSignal;
+	/** A cartridge's agent instead of the built-in one. */
+	agent?: TaskAgent;
 }
 
 /** What the runner grades: the supervisor's wall time, the outcome, and why the execution did not finish (null: grading decides). */
@@ -65,7 +68,8 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 				timeoutMs: job.timeoutMs,
 				candidate,
 				...(limiter === null ? {} : {limiter}),
-				...(harness === null ? {} : {harness}),
+				// A cartridge case brings its own Harness and tools; otherwise the attempt's Harness, when it has one.
+				...(job.agent !== undefined ? {harness: job.agent.harness, cartridge: job.agent.cartridge} : harness === null ? {} : {harness}),
 			}, {deadlineMs: job.timeoutMs, signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},

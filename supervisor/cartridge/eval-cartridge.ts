@@ -5,6 +5,7 @@ import {resolveProvider, scriptedModel, type ProviderConfig, type ResolvedProvid
 import {writeJson} from '../../files/write-json.js';
 import {startScriptedServer, type ResponseScript, type ScriptedServer} from '../../scripted/index.js';
 import {runRecordSchema, type CaseRecord, type CartridgeIdentity, type ProviderIdentity, type RunRecord} from './case-record.js';
+import {caseConversations} from './case-conversations.js';
 import {runCase} from './run-case.js';
 import {suiteFailures} from './verdict.js';
 
@@ -122,12 +123,7 @@ class ProviderRefusal extends Error {}
 
 async function startProvider(provider: EvalProvider, cases: LoadedCase[]): Promise<{server: ScriptedServer | null; resolved: ResolvedProvider}> {
 	if (provider.kind === 'openai-compatible') return {server: null, resolved: resolveProvider(provider.config)};
-	// A case the script has no turns for runs out at its first request: a named failure, never a silent pass.
-	const conversations = [
-		...cases.map(entry => ({id: entry.id, prompt: entry.case.task.goal, turns: provider.script.tasks[entry.id] ?? []})),
-		// Conversations the script names by prompt: a judge model's questions.
-		...Object.entries(provider.script.prompts ?? {}).map(([id, prompt]) => ({id, prompt, turns: provider.script.tasks[id] ?? []})),
-	];
+	const conversations = caseConversations(cases, provider.script);
 	let server: ScriptedServer;
 	try {
 		server = await startScriptedServer({tasks: [], conversations});

@@ -9,10 +9,11 @@ import {decisionSummary} from '../compare/decision-summary.js';
 import type {Decision} from '../compare/decision-schema.js';
 import {buildPlan, frozenPlanSummary, writePlan} from '../plan/freeze.js';
 import {resolveSelection} from '../plan/task-selection.js';
+import {frozenResponses, loadPlanCartridge} from '../plan/cartridge-identity.js';
 import {UsageError} from '../input-error.js';
 import {failedExit, fail, okExit, reviseExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
-import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderFlags} from './provider-flags.js';
+import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderChoice, type ProviderFlags} from './provider-flags.js';
 import {absolutePath, absolutePaths} from './path-option.js';
 
 interface EvalFlags extends ProviderFlags, LimitFlags {
@@ -26,6 +27,9 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	plan?: string;
 	candidate?: string;
 	candidateHost?: string;
+	cartridge?: string;
+	responses?: string;
+	candidateCartridge?: string;
 	side?: string;
 	artifacts?: string;
 	keepWorkdirs?: boolean;
@@ -46,7 +50,7 @@ export function registerEval(program: Command): void {
 		.description('freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks');
 	// The provider, its limits and the budgets are frozen into the plan with --freeze.
 	addLimitOptions(addProviderOptions(command))
-		.option('--task <ids>', 'all, or a comma list of task ids', 'all')
+		.option('--task <ids>', 'all, or a comma list of task ids (case ids with --cartridge)', 'all')
 		.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
 		.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze', absolutePath)
 		.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)', absolutePath)
@@ -56,6 +60,9 @@ export function registerEval(program: Command): void {
 		.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath)
 		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
+		.option('--cartridge <dir>', 'with --freeze: the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
+		.option('--responses <file>', 'with --freeze --cartridge and --provider scripted: the response script the scripted provider plays, frozen by its digest', absolutePath)
+		.option('--candidate-cartridge <dir>', 'with a cartridge plan: a changed cartridge whose harness runs the plan\'s cases (its cases, collectors and graders must be the plan\'s)', absolutePath)
 		.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
 		.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
 		.option('--keep-workdirs', 'keep task workspaces in the evidence')
@@ -78,6 +85,8 @@ async function dispatch(flags: EvalFlags): Promise<number> {
 	if (modes.length !== 1) throw new UsageError(`choose exactly one of --freeze, --plan, --compare, --recover, --list (got ${modes.length === 0 ? 'none' : modes.map(mode => `--${mode}`).join(', ')})`);
 	if (flags.hypothesis !== undefined && modes[0] !== 'freeze') throw new UsageError('--hypothesis is frozen into a plan: give it with --freeze');
 	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
+	if ((flags.cartridge !== undefined || flags.responses !== undefined) && modes[0] !== 'freeze') throw new UsageError('--cartridge and --responses are frozen into a plan: give them with --freeze');
+	if (flags.candidateCartridge !== undefined && modes[0] !== 'plan') throw new UsageError('--candidate-cartridge runs an attempt: give it with --plan');
 	switch (modes[0]!) {
 		case 'list': return list(flags);
 		case 'freeze': return freeze(flags);
@@ -99,7 +108,7 @@ function list(flags: EvalFlags): number {
 }
 
 async function freeze(flags: EvalFlags): Promise<number> {
-	const {provider, maxSteps, timeoutMs} = readProviderFlags(flags);
+	const {provider, maxSteps, timeoutMs} = await withResponses(readProviderFlags(flags), flags);
 	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const plan = await buildPlan({
@@ -114,6 +123,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		configPath: flags.config ?? null,
 		...(flags.hypothesis === undefined ? {} : {hypothesis: flags.hypothesis.trim()}),
 		sandbox: flags.sandbox === true,
+		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
 	});
 	try {
 		await writePlan(flags.freeze!, plan);
@@ -122,6 +132,17 @@ async function freeze(flags: EvalFlags): Promise<number> {
 	}
 	print(flags, frozenPlanSummary(flags.freeze!, plan), {plan: flags.freeze, plan_digest: plan.plan_digest, task_ids: plan.task_ids});
 	return okExit;
+}
+
+/** A cartridge's cases have no reference behaviour: the scripted provider plays them from a response script, frozen by digest. */
+async function withResponses(choice: ProviderChoice, flags: EvalFlags): Promise<ProviderChoice> {
+	if (flags.responses === undefined) {
+		if (flags.cartridge !== undefined && choice.provider.kind === 'scripted') throw new UsageError('--cartridge with --provider scripted needs --responses FILE (a response script)');
+		return choice;
+	}
+	if (flags.cartridge === undefined) throw new UsageError('--responses applies only with --cartridge');
+	if (choice.provider.kind !== 'scripted') throw new UsageError('--responses applies only with --provider scripted');
+	return {...choice, provider: {...choice.provider, responses: await frozenResponses(flags.responses)}};
 }
 
 function sideOf(flags: EvalFlags): 'baseline' | 'candidate' | undefined {
@@ -142,7 +163,7 @@ async function run(flags: EvalFlags): Promise<number> {
 	process.once('SIGTERM', onSignal);
 	try {
 		const {dir, report} = await runAttempt({
-			planPath: flags.plan!, artifacts: flags.artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, side,
+			planPath: flags.plan!, artifacts: flags.artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
 			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
 		});

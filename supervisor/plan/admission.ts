@@ -1,4 +1,6 @@
+import type {LoadedCartridge} from '../../cartridges/index.js';
 import type {TaskDefinition} from '../../tasks/index.js';
+import {cartridgeDifferences, cartridgeIdentities, planCartridgeOf, responsesDifferences} from './cartridge-identity.js';
 import {loadConfiguration} from './configuration.js';
 import {digestScheme} from '../../files/digest.js';
 import {computeIdentities, type Identities} from './identities.js';
@@ -22,6 +24,8 @@ export interface AdmissionResult {
 
 export interface AdmissionOptions {
 	configPath: string | null;
+	/** A cartridge plan's cartridge as the attempt loaded it (the plan's, or `--candidate-cartridge`); null when it would not load. */
+	cartridge?: {loaded: LoadedCartridge | null; problems: string[]; candidate: boolean};
 	cwd?: string;
 	root?: string;
 }
@@ -35,9 +39,10 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 	const ids = plan.tasks.map(task => task.id);
 	const entries = plan.controller === null ? denominatorOf(ids.map(id => ({id})), plan.repeat) : ids;
 	if (!sameSet(entries, plan.task_ids) || new Set(plan.task_ids).size !== plan.task_ids.length) differences.push('plan: the task list and the ordered task ids disagree');
-	const tasks = plan.controller === null ? plan.task_ids.map(taskById) : [];
+	const builtin = plan.controller === null && plan.cartridge === undefined;
+	const tasks = builtin ? plan.task_ids.map(taskById) : [];
 	plan.task_ids.forEach((id, index) => {
-		if (plan.controller === null && tasks[index] === null) differences.push(`task ${id}: no longer in the built-in suite`);
+		if (builtin && tasks[index] === null) differences.push(`task ${id}: no longer in the built-in suite`);
 	});
 	let configuration;
 	try {
@@ -57,6 +62,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 				plan.controller === null ? null : {identity_digest: plan.controller.identity_digest, files: plan.controller.identity.files},
 				options.root ?? installRoot,
 			);
+			differences.push(...await cartridgeAdmission(plan, now, options));
 			differences.push(...compareIdentities(plan, now));
 		} catch (error) {
 			// An installation whose deciding code no longer links cannot be the one frozen.
@@ -67,13 +73,27 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 	return {admitted: differences.length === 0, differences, tasks};
 }
 
+/** A cartridge plan: the loaded cartridge's suite becomes the identities compared, and what else it must keep is checked. */
+async function cartridgeAdmission(plan: Plan, now: Identities, options: AdmissionOptions): Promise<string[]> {
+	if (plan.cartridge === undefined) return [];
+	const given = options.cartridge ?? {loaded: null, problems: ['no cartridge was given to admission'], candidate: false};
+	const out = await responsesDifferences(plan);
+	if (given.loaded === null) {
+		// Nothing to recompute the suite from: the load problems say why, without a list of every scorer file as missing.
+		Object.assign(now, {task_sources: plan.task_sources, scorer: plan.scorer});
+		return [...out, ...given.problems.map(problem => `cartridge: ${problem}`)];
+	}
+	Object.assign(now, await cartridgeIdentities(planCartridgeOf(given.loaded), options.root ?? installRoot));
+	return [...out, ...cartridgeDifferences(plan.cartridge, given.loaded, given.candidate)];
+}
+
 /** Names every way the recomputed identities differ from the recorded ones. */
 export function compareIdentities(recorded: Identities, now: Identities): string[] {
 	const out: string[] = [];
 	out.push(...diffFiles('task sources', recorded.task_sources.files, now.task_sources.files));
 	if (recorded.task_sources.digest !== now.task_sources.digest && out.length === 0) out.push('task sources: digest differs');
 	const scorerBefore = out.length;
-	if (recorded.scorer.kind === 'builtin') out.push(...diffFiles('scorer', recorded.scorer.files, now.scorer.files));
+	if (recorded.scorer.kind !== 'controller') out.push(...diffFiles('scorer', recorded.scorer.files, now.scorer.files));
 	if (recorded.scorer.digest !== now.scorer.digest && out.length === scorerBefore) out.push(`scorer: identity ${recorded.scorer.digest} is now ${now.scorer.digest}`);
 	if (recorded.configuration.path !== now.configuration.path) {
 		out.push(`configuration: frozen from ${recorded.configuration.path ?? '(defaults, no file)'}, now read from ${now.configuration.path ?? '(defaults, no file)'}`);

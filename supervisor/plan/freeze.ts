@@ -10,12 +10,14 @@ import {denominatorOf, resolveSelection, SelectionError} from './task-selection.
 import {freezeController} from './freeze-controller.js';
 import {freezeSandbox} from './freeze-sandbox.js';
 import {writeJson} from '../../files/write-json.js';
+import type {LoadedCartridge} from '../../cartridges/index.js';
+import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
 	/** Frozen limits on the provider for all tasks of an attempt together; none when absent. */
 	limits?: ProviderLimits;
-	/** `all` or a comma list of ids; ignored with a controller, which owns the task list. */
+	/** `all` or a comma list of ids (case ids with a cartridge); ignored with a controller, which owns the task list. */
 	selection: string;
 	/** Trials per selected task (default 1); a controller plan cannot repeat. */
 	repeat?: number;
@@ -29,6 +31,8 @@ export interface FreezeOptions {
 	hypothesis?: string;
 	/** Run tool commands and host candidates under bubblewrap; refused here when it is unusable. */
 	sandbox?: boolean;
+	/** `--cartridge DIR`: its cases are the task source, its suite the scorer, its Harness the baseline. */
+	cartridge?: LoadedCartridge;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
@@ -42,7 +46,11 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	let planTasks: Plan['tasks'];
 	let taskIds: string[];
 	const repeat = options.repeat ?? 1;
-	if (options.controllerPath === null) {
+	if (options.cartridge !== undefined) {
+		if (options.controllerPath !== null) throw new SelectionError('a plan has one task source: a cartridge or a controller, not both');
+		planTasks = cartridgeTasks(options.cartridge, options.selection);
+		taskIds = denominatorOf(planTasks, repeat);
+	} else if (options.controllerPath === null) {
 		tasks = resolveSelection(options.selection);
 		taskIds = denominatorOf(tasks, repeat);
 		planTasks = tasks.map(task => ({id: task.id, title: task.title, tools: [...task.tools]}));
@@ -55,6 +63,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	}
 	const tools = planTasks.flatMap(task => task.tools);
 	const identities = await computeIdentities(tasks, tools, configuration, controller === null ? null : {identity_digest: controller.identity_digest, files: controller.identity.files});
+	const cartridge = options.cartridge === undefined ? undefined : planCartridgeOf(options.cartridge);
+	if (cartridge !== undefined) Object.assign(identities, await cartridgeIdentities(cartridge));
 	return sealPlan({
 		schema: planSchema,
 		created_at: new Date().toISOString(),
@@ -68,6 +78,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
+		...(cartridge === undefined ? {} : {cartridge}),
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
 		...(sandbox === undefined ? {} : {sandbox}),
 	});
@@ -89,6 +100,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
+		...(plan.cartridge === undefined ? [] : [`  cartridge ${plan.cartridge.name} (${plan.cartridge.dir}); baseline harness ${plan.cartridge.baseline.digest}`]),
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
 		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (tool commands and host candidates; only the workspace is writable)`]),
 	].join('\n');

@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {HarnessFingerprint} from '../../harness/index.js';
 import {ProviderLimits} from '../../engine/provider/provider-limits.js';
 import {ExperimentPolicy} from './experiment-policy.js';
 import {PackageFingerprint} from './fingerprints.js';
@@ -11,7 +12,12 @@ const FileDigests = z.record(z.string(), z.string().nullable());
 
 /** The model connection, as frozen: no secret, only the name of the variable that holds the key. */
 export const PlanProvider = z.discriminatedUnion('kind', [
-	z.object({kind: z.literal('scripted'), model: z.string()}),
+	z.object({
+		kind: z.literal('scripted'),
+		model: z.string(),
+		/** The response script it plays (`--responses`), named by its digest; absent: the built-in tasks' reference behaviour. */
+		responses: z.object({path: z.string(), digest: z.string()}).optional(),
+	}),
 	z.object({
 		kind: z.literal('openai-compatible'),
 		model: z.string(),
@@ -43,6 +49,26 @@ export const PlanController = z.object({
 });
 export type PlanController = z.infer<typeof PlanController>;
 
+/**
+ * A cartridge as a plan's task source: its cases are the denominator, its suite (cases, expected data, collectors,
+ * graders with their marks) is the scorer, and its Harness is the baseline. A candidate cartridge may change only the harness.
+ */
+export const PlanCartridge = z.object({
+	name: z.string(),
+	/** The baseline cartridge's folder, as frozen. */
+	dir: z.string(),
+	/** The baseline harness: the frozen cartridge's Harness fingerprint. */
+	baseline: HarnessFingerprint,
+	/** Cases, expected data, collectors and graders together, as the cartridge loader digests them. */
+	suite_digest: z.string(),
+	/** The SDK its TypeScript files compile against. */
+	sdk_digest: z.string(),
+	cases: z.array(z.object({id: z.string(), path: z.string(), digest: z.string(), expected: z.string()})),
+	collectors: z.array(z.object({path: z.string(), source: z.string()})),
+	graders: z.array(z.object({path: z.string(), source: z.string(), exports: z.array(z.object({name: z.string(), marks: z.array(z.string())}))})),
+});
+export type PlanCartridge = z.infer<typeof PlanCartridge>;
+
 export const Plan = z.object({
 	schema: z.literal(planSchema),
 	digest_scheme: z.string(),
@@ -56,7 +82,7 @@ export const Plan = z.object({
 	/** The selected tasks' own folders: definitions, graders, reference behaviour, setup and expected data. */
 	task_sources: SourceSet,
 	/** Everything that grades and decides: the tasks' files and the module graph of the graders and deciding code, or the pinned controller. */
-	scorer: z.object({kind: z.enum(['builtin', 'controller']), digest: z.string(), files: FileDigests}),
+	scorer: z.object({kind: z.enum(['builtin', 'controller', 'cartridge']), digest: z.string(), files: FileDigests}),
 	provider: PlanProvider,
 	/** How hard the attempt may drive the provider, all tasks together (absent: no limits). */
 	provider_limits: ProviderLimits.optional(),
@@ -66,6 +92,8 @@ export const Plan = z.object({
 	budgets: z.object({max_steps: z.number().int().positive(), timeout_ms: z.number().int().positive()}),
 	policy: ExperimentPolicy,
 	controller: PlanController.nullable(),
+	/** The cartridge whose cases this plan runs; absent (not null) for other sources, so older plans keep their digests. */
+	cartridge: PlanCartridge.optional(),
 	/** What the experiment expects to show, written before running; absent (not null) when none was given, so older plans keep their digests. */
 	hypothesis: z.string().min(1).optional(),
 	/** Present when frozen with `--sandbox`; absent otherwise, so plans frozen without it keep their digest. */
