@@ -1,6 +1,10 @@
 import {mkdirSync, realpathSync} from 'node:fs';
 import {join} from 'node:path';
-import {builtinAgent, fingerprintHarness, parseHarness, renderTemplate, type Harness, type HarnessFingerprint} from '../../harness/index.js';
+// The harness's files the loop runs with, not its index: patches and proposals are the search's, not a task's.
+import {builtinAgent} from '../../harness/builtin-agent.js';
+import {fingerprintHarness, type HarnessFingerprint} from '../../harness/fingerprint.js';
+import {parseHarness, type Harness} from '../../harness/harness-schema.js';
+import {renderTemplate} from '../../harness/task-template.js';
 import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
 import type {ExecutionOutcome, FailureReason} from '../outcome.js';
