@@ -13,10 +13,10 @@ export function registerHostWorker(program: Command): void {
 }
 
 /**
- * The command itself: one request from stdin, one JSON line to stdout. `bin/hlab.js` calls it without the command
+ * The command itself: one request from stdin, one JSON line to stdout. `bin/hlab.js` runs it (`runHostWorker`) without the command
  * line parser when the command has no arguments, as the supervisor starts it once per host task.
  */
-export async function serveHostWorker(): Promise<void> {
+async function serveHostWorker(): Promise<void> {
 	const input = await text(process.stdin);
 	const identity = await selfIdentity(installRoot, process.argv[1] ?? '');
 	const answer = await serveHostRequest(input, identity);
