@@ -7,23 +7,32 @@ import {alternate, median, round, spread} from './stats.js';
 const hlab = path.join(installRoot, 'bin', 'hlab.js');
 const startTarget = 2;
 
-/** Wall time from spawn to exit of `node ARGS`, output discarded; a failed start is an error, not a figure. */
-function timedStart(args: string[]): Promise<number> {
+/** What a start is given on stdin and the status it must end with; anything else is an error, not a figure. */
+interface StartInput {
+	stdin: string | null;
+	exitCode: number;
+}
+
+const noInput: StartInput = {stdin: null, exitCode: 0};
+
+/** Wall time from spawn to exit of `node ARGS`, output discarded. */
+function timedStart(args: string[], input: StartInput = noInput): Promise<number> {
 	const started = performance.now();
-	const child = spawn(process.execPath, args, {stdio: 'ignore'});
+	const child = spawn(process.execPath, args, {stdio: [input.stdin === null ? 'ignore' : 'pipe', 'ignore', 'ignore']});
+	child.stdin?.end(input.stdin);
 	return new Promise((resolve, reject) => {
 		child.once('error', reject);
-		child.once('exit', code => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node ${args.join(' ')} exited with ${code}`))));
+		child.once('exit', code => (code === input.exitCode ? resolve(performance.now() - started) : reject(new Error(`node ${args.join(' ')} exited with ${code}, not ${input.exitCode}`))));
 	});
 }
 
 /** One start-up figure: `hlab ARGS` against `node -e 0`, alternating, after one unmeasured run of each fills the compile cache. */
-async function startupBench(name: string, args: string[], figure: string, size: BenchSize): Promise<BenchResult> {
+async function startupBench(name: string, args: string[], figure: string, size: BenchSize, input: StartInput = noInput): Promise<BenchResult> {
 	const repetitions = size === 'tiny' ? 2 : 20;
 	const floorArgs = ['-e', '0'];
 	await timedStart(floorArgs);
-	await timedStart([hlab, ...args]);
-	const samples = await alternate(repetitions, () => timedStart(floorArgs), () => timedStart([hlab, ...args]));
+	await timedStart([hlab, ...args], input);
+	const samples = await alternate(repetitions, () => timedStart(floorArgs), () => timedStart([hlab, ...args], input));
 	const ratio = median(samples.measured) / median(samples.floor);
 	return {
 		name,
@@ -47,5 +56,6 @@ export const startupHelp: Bench = {
 
 export const startupHostWorker: Bench = {
 	name: 'startup-host-worker',
-	run: size => startupBench('startup-host-worker', ['host-worker', '--help'], '`hlab host-worker --help`: spawn to exit, with the host-worker command and the engine loaded as for a host task', size),
+	// A request that is not one: the worker loads all a host task loads before its first model request, parses it and refuses it (status 2).
+	run: size => startupBench('startup-host-worker', ['host-worker'], '`hlab host-worker` given `{}` on stdin: spawn to exit, with the command, the engine and the request schema loaded as for a host task, until the request is refused', size, {stdin: '{}', exitCode: 2}),
 };

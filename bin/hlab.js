@@ -9,4 +9,6 @@ if (major < 22) {
 }
 // Compiled code cached on disk (under the OS temp folder, keyed by each file's content): later starts skip compiling.
 module.enableCompileCache?.();
-await import('../dist/supervisor/cli/main.js');
+// The supervisor starts `hlab host-worker` once per host task; it takes no arguments, so it skips the command line parser.
+if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import('../dist/supervisor/cli/host-worker.js')).runHostWorker();
+else await import('../dist/supervisor/cli/main.js');

@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {TaskTemplate, templateProblems} from './task-template.js';
 import {ToolParameters} from './tool-parameters.js';
-import {describeIssues} from '../controller-protocol/index.js';
+import {describeIssues} from '../controller-protocol/describe-issues.js';
 
 /** The file-format tag of a Harness; it is part of what the fingerprint digests. */
 export const harnessSchemaVersion = 'harness-lab/harness@1';

@@ -1,8 +1,10 @@
-import {failureOf, runAgent} from '../engine/index.js';
+// The loop and its error alone, as a task thread imports them: the engine's index (compiler, candidate loader) stays out.
+import {failureOf} from '../engine/engine-error.js';
+import {runAgent} from '../engine/loop/run-agent.js';
 import type {ExecutionOutcome} from '../engine/outcome.js';
 import {HostRequest, HostResponse, hostProtocolVersion} from './host-protocol.js';
 import type {BinaryIdentity} from './host-identity.js';
-import {describeIssues} from '../controller-protocol/index.js';
+import {describeIssues} from '../controller-protocol/describe-issues.js';
 
 export type HostWorkerAnswer =
 	| {ok: true; response: HostResponse}

@@ -3,6 +3,7 @@ import {threadId} from 'node:worker_threads';
 import {loadCandidate} from '../engine/candidate/load-candidate.js';
 import {runAgent} from '../engine/loop/run-agent.js';
 import {failureOf} from '../engine/engine-error.js';
+import {loadOpenAI} from '../engine/provider/openai-client.js';
 import type {LoadedPlugin} from '../engine/plugins/loaded-plugin.js';
 import type {TaskControlMessage, TaskJob, TaskJobResult, TaskThreadMessage, WarmUpAnswer} from './task-job.js';
 
@@ -12,8 +13,8 @@ import type {TaskControlMessage, TaskJob, TaskJobResult, TaskThreadMessage, Warm
  * cancellation arrives on its own port.
  */
 export default async function runTaskJob(job: TaskJob | {warmup: true}): Promise<TaskJobResult | WarmUpAnswer> {
-	// Warming up only loads this module (and the engine) in the thread, so no task pays for it in its wall time.
-	if ('warmup' in job) return {warm: threadId};
+	// Warming up only loads this module, the engine and its model client in the thread, so no task pays for them in its wall time.
+	if ('warmup' in job) return loadOpenAI().then(() => ({warm: threadId}));
 	job.port.postMessage({thread: threadId} satisfies TaskThreadMessage);
 	const cancellation = cancellationOf(job.port);
 	try {

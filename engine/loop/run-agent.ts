@@ -1,7 +1,10 @@
 import {mkdirSync, realpathSync} from 'node:fs';
 import {join} from 'node:path';
-import OpenAI from 'openai';
-import {builtinAgent, fingerprintHarness, parseHarness, renderTemplate, type Harness, type HarnessFingerprint} from '../../harness/index.js';
+// The harness's files the loop runs with, not its index: patches and proposals are the search's, not a task's.
+import {builtinAgent} from '../../harness/builtin-agent.js';
+import {fingerprintHarness, type HarnessFingerprint} from '../../harness/fingerprint.js';
+import {parseHarness, type Harness} from '../../harness/harness-schema.js';
+import {renderTemplate} from '../../harness/task-template.js';
 import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
 import type {ExecutionOutcome, FailureReason} from '../outcome.js';
@@ -11,6 +14,7 @@ import {transformRequest} from '../plugins/request-transform.js';
 import {decideStep, type StopDecision} from '../plugins/step-policy.js';
 import type {ResolvedProvider} from '../provider-config.js';
 import {askProvider, type ProviderContext} from '../provider/ask-provider.js';
+import {clientFor} from '../provider/openai-client.js';
 import {ProviderLimiter, type ProviderLimiterShare} from '../provider/provider-limiter.js';
 import {ProviderTimeMeter} from '../provider/provider-time-meter.js';
 import type {CompletionRequest} from '../provider/model-request.js';
@@ -156,8 +160,9 @@ async function loop(run: Execution): Promise<ExecutionOutcome> {
 		const problem = checkLoadedModules(options.composition, options.plugins);
 		if (problem) throw new EngineError('init', problem);
 	}
+	const apiKey = readApiKey(options.provider);
 	const provider: ProviderContext = {
-		client: clientFor(options.provider.base_url, readApiKey(options.provider)),
+		client: () => clientFor(options.provider.base_url, apiKey),
 		limiter: attachLimiter(options.limiter),
 		deadline,
 		journal,
@@ -260,19 +265,6 @@ function stopWith(run: Execution, stop: StopDecision, step: number): ExecutionOu
 /** The outcome of an execution that failed before its loop started (a candidate that did not activate, a missing tool). */
 export function failedBeforeStart(error: EngineError): ExecutionOutcome {
 	return {status: 'failed', reason: error.reason, message: error.message, steps: 0, usage: new UsageMeter().snapshot(), final_text: null, stopped_by: null, time: null, infrastructure: error.infrastructure};
-}
-
-const clients = new Map<string, OpenAI>();
-
-/** One client per endpoint and key in this thread: a client holds only its configuration, so tasks can share it. */
-function clientFor(baseURL: string, apiKey: string): OpenAI {
-	const key = `${baseURL}\0${apiKey}`;
-	let client = clients.get(key);
-	if (client === undefined) {
-		client = new OpenAI({baseURL, apiKey, maxRetries: 0});
-		clients.set(key, client);
-	}
-	return client;
 }
 
 /** The attempt's limiter in this thread, or none; a share that is not one fails the run before any request. */

@@ -3,7 +3,7 @@ import {pluginProtocolVersion, type CapabilityId, type PluginInitializeContext, 
 import {EngineError} from '../engine-error.js';
 import {capabilityCatalog} from './capability-catalog.js';
 import type {LoadedCapability, LoadedPlugin, PluginOrigin} from './loaded-plugin.js';
-import {describeIssues} from '../../controller-protocol/index.js';
+import {describeIssues} from '../../controller-protocol/describe-issues.js';
 
 export const pluginIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

@@ -6,7 +6,7 @@ import {invokeProvider} from './invoke-provider.js';
 import type {LoadedPlugin} from './loaded-plugin.js';
 import {providersOf} from './plugin-order.js';
 import type {StopDecision} from './step-policy.js';
-import {describeIssues} from '../../controller-protocol/index.js';
+import {describeIssues} from '../../controller-protocol/describe-issues.js';
 
 const Message: z.ZodType<ChatMessage> = z.object({
 	role: z.enum(['system', 'user', 'assistant', 'tool']),

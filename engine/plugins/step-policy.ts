@@ -5,7 +5,7 @@ import type {JsonlLog} from '../loop/jsonl-log.js';
 import {invokeProvider} from './invoke-provider.js';
 import type {LoadedPlugin} from './loaded-plugin.js';
 import {providersOf} from './plugin-order.js';
-import {describeIssues} from '../../controller-protocol/index.js';
+import {describeIssues} from '../../controller-protocol/describe-issues.js';
 
 const NonEmpty = z.string().refine(text => text.trim().length > 0, 'must not be empty');
 

@@ -11,7 +11,8 @@ import {minimumAttemptMs, planRetry} from './retry-policy.js';
 
 /** What one task's requests go through: its client, the attempt's limiter (if any), its clocks and records. */
 export interface ProviderContext {
-	client: OpenAI;
+	/** The task's client; the first call loads the client module. */
+	client: () => Promise<OpenAI>;
 	limiter: ProviderLimiter | null;
 	deadline: Deadline;
 	journal: JsonlLog;
@@ -26,12 +27,14 @@ export interface ProviderContext {
  */
 export async function askProvider(context: ProviderContext, request: CompletionRequest, step: number): Promise<CompletionAnswer> {
 	const {journal, deadline} = context;
+	// Loaded before any clock starts, so the module's load is not counted as the provider's time.
+	const client = await context.client();
 	for (let retry = 0; ; retry += 1) {
 		const permit = await admit(context, step, retry);
 		const sentAt = performance.now();
 		journal.append('request', {step_index: step, attempt: retry, body: request});
 		context.time.sent();
-		const result = await requestCompletion(context.client, request, deadline, context.limiter?.limits.request_timeout_ms ?? null);
+		const result = await requestCompletion(client, request, deadline, context.limiter?.limits.request_timeout_ms ?? null);
 		permit?.release(tokensOf(result, request));
 		if (result.ok) {
 			context.usage.addTurn(result.answer.usage ?? null);

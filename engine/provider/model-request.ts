@@ -1,9 +1,10 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import {z} from 'zod';
 import type {ChatMessage, ToolDefinition} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
 import type {Deadline} from '../loop/deadline.js';
 import {ReportedUsage} from '../loop/usage-meter.js';
+import {loadOpenAI} from './openai-client.js';
 
 /** The part of a chat-completions answer the loop relies on; anything else makes it a provider failure. */
 export const CompletionAnswer = z.object({
@@ -55,6 +56,8 @@ export type RequestResult =
  * `requestTimeoutMs` bounds this one request (headers and body); the task's deadline bounds it in any case.
  */
 export async function requestCompletion(client: OpenAI, request: CompletionRequest, deadline: Deadline, requestTimeoutMs: number | null = null): Promise<RequestResult> {
+	// Already loaded with the client: its error classes tell the failures apart.
+	const openai = await loadOpenAI();
 	const attempt = requestTimeoutMs === null ? null : AbortSignal.timeout(requestTimeoutMs);
 	const signal = attempt === null ? deadline.signal : AbortSignal.any([deadline.signal, attempt]);
 	const cut = (): RequestFailure | null => {
@@ -68,8 +71,8 @@ export async function requestCompletion(client: OpenAI, request: CompletionReque
 			.create(request as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {signal, timeout: Math.max(1, Math.floor(deadline.remainingMs()))})
 			.asResponse();
 	} catch (error) {
-		const status = error instanceof OpenAI.APIError ? error.status ?? null : null;
-		return {ok: false, failure: cut() ?? classify(error, deadline), status};
+		const status = error instanceof openai.APIError ? error.status ?? null : null;
+		return {ok: false, failure: cut() ?? classify(openai, error, deadline), status};
 	}
 	let text: string;
 	try {
@@ -113,19 +116,19 @@ function preview(text: string): string {
 	return flat.length > 200 ? `${flat.slice(0, 200)}...` : flat || '(empty)';
 }
 
-function classify(error: unknown, deadline: Deadline): RequestFailure {
+function classify(openai: typeof OpenAI, error: unknown, deadline: Deadline): RequestFailure {
 	const ended = (fallback: EngineError): RequestFailure => ({error: deadline.reason ?? fallback, usageUnknown: true, kind: 'ended', status: null, headers: null});
-	if (error instanceof OpenAI.APIUserAbortError) return ended(new EngineError('aborted', 'the request was cancelled'));
-	if (error instanceof OpenAI.APIConnectionTimeoutError) return ended(new EngineError('timeout', 'the request reached the deadline'));
-	if (error instanceof OpenAI.APIConnectionError) {
+	if (error instanceof openai.APIUserAbortError) return ended(new EngineError('aborted', 'the request was cancelled'));
+	if (error instanceof openai.APIConnectionTimeoutError) return ended(new EngineError('timeout', 'the request reached the deadline'));
+	if (error instanceof openai.APIConnectionError) {
 		const code = (error.cause as {code?: string} | undefined)?.code ?? (error.cause as {cause?: {code?: string}} | undefined)?.cause?.code;
 		// A refused connection never reached the provider, so nothing was used.
 		return {error: new EngineError('provider', `cannot reach the provider: ${error.message}${code ? ` (${code})` : ''}`), usageUnknown: code !== 'ECONNREFUSED', kind: 'connection', status: null, headers: null};
 	}
-	if (error instanceof OpenAI.APIError) {
+	if (error instanceof openai.APIError) {
 		const status = error.status ?? null;
 		const headers = error.headers ?? null;
-		if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
+		if (error instanceof openai.AuthenticationError || error instanceof openai.PermissionDeniedError) {
 			return {error: new EngineError('auth', `the provider refused the credentials (HTTP ${status}): ${error.message}`), usageUnknown: false, kind: 'status', status, headers};
 		}
 		return {error: new EngineError('provider', `the provider answered an error (HTTP ${status ?? 'unknown'}): ${error.message}`), usageUnknown: false, kind: 'status', status, headers};

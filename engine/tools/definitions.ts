@@ -1,4 +1,5 @@
-import {builtinAgent, offeredTools} from '../../harness/index.js';
+import {builtinAgent} from '../../harness/builtin-agent.js';
+import {offeredTools} from '../../harness/offered-tools.js';
 
 /** The built-in agent's enabled tool names; `done` ends the loop. */
 export const toolNames: readonly string[] = builtinAgent.enabled_tools;

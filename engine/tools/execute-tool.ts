@@ -1,11 +1,11 @@
 import type {z} from 'zod';
-import {builtinAgent} from '../../harness/index.js';
+import {builtinAgent} from '../../harness/builtin-agent.js';
 import {EngineError} from '../engine-error.js';
 import type {ToolOutcome} from './implementations.js';
 import type {CommandContext} from './run-command.js';
 import {ToolError} from './tool-error.js';
 import {bindTools, type Toolset} from './toolset.js';
-import {describeIssues} from '../../controller-protocol/index.js';
+import {describeIssues} from '../../controller-protocol/describe-issues.js';
 
 export type {ToolOutcome} from './implementations.js';
 

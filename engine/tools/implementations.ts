@@ -1,6 +1,7 @@
 import type {z} from 'zod';
 import type {GroupRun} from '../../process/index.js';
-import {DoneArgs, ListFilesArgs, ReadFileArgs, RunCommandArgs, WriteFileArgs, type ToolParameters} from '../../harness/index.js';
+import {DoneArgs, ListFilesArgs, ReadFileArgs, RunCommandArgs, WriteFileArgs} from '../../harness/builtin-tools.js';
+import type {ToolParameters} from '../../harness/tool-parameters.js';
 import {listFilesTool, readFileTool, writeFileTool} from './file-tools.js';
 import {runCommandTool, type CommandContext} from './run-command.js';
 

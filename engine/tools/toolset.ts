@@ -1,5 +1,7 @@
 import {canonicalJson} from '../../files/canonical-json.js';
-import {enabledTools, offeredTools, toolParameters, type Harness, type HarnessTool} from '../../harness/index.js';
+import type {Harness, HarnessTool} from '../../harness/harness-schema.js';
+import {enabledTools, offeredTools} from '../../harness/offered-tools.js';
+import {toolParameters} from '../../harness/tool-parameters.js';
 import type {ToolDefinition} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
 import {toolImplementations, type ToolImplementation} from './implementations.js';
