@@ -1,5 +1,6 @@
-import {resolve} from 'node:path';
-import {closeHostSession, HostSessionError, openHostSession, type HostAttemptRecord, type HostSession} from '../host/index.js';
+import {readFile} from 'node:fs/promises';
+import {join, resolve} from 'node:path';
+import {closeHostSession, HostAttemptRecord, HostSessionError, openHostSession, type HostSession} from '../host/index.js';
 import type {TaskFailure} from './failed-result.js';
 import type {AttemptContext} from './open-attempt.js';
 import type {Report} from './report-schema.js';
@@ -53,4 +54,15 @@ export async function closeAttemptHost(session: HostSession | null, attempt: Att
 	if (!closed.binary_unchanged) problems.push(`the host executable ${session.identity.launched} changed during the attempt (${session.identity.digest} at the start, ${closed.binary_digest} at the end)`);
 	if (!closed.supervisor_unchanged) problems.push(`the supervisor's own build changed during the attempt (now ${closed.supervisor_build_digest})`);
 	return problems;
+}
+
+/** The whole-attempt wall time and per-task sum the closed host record states; unknown when it was not closed. */
+export async function hostWallOf(session: HostSession | null): Promise<{attempt_wall_ms: number | null; task_sum_ms: number | null} | undefined> {
+	if (session === null) return undefined;
+	try {
+		const closed = HostAttemptRecord.parse(JSON.parse(await readFile(join(session.dir, 'host.json'), 'utf8'))).closed;
+		return {attempt_wall_ms: closed?.attempt_wall_ms ?? null, task_sum_ms: closed?.task_sum_ms ?? null};
+	} catch {
+		return {attempt_wall_ms: null, task_sum_ms: null};
+	}
 }

@@ -1,5 +1,5 @@
 import type {Admission} from './admit-attempt.js';
-import {hostRef} from './attempt-host.js';
+import {hostRef, hostWallOf} from './attempt-host.js';
 import {buildReport, writeReport} from './build-report.js';
 import {candidateIdentity} from './candidate-evidence.js';
 import type {AttemptContext} from './open-attempt.js';
@@ -25,6 +25,7 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		startedAt: attempt.startedAt.toISOString(),
 		endedAt: new Date().toISOString(),
 		wallMs: performance.now() - attempt.t0,
+		hostWall: await hostWallOf(services.host),
 	});
 	await writeReport(attempt.dir, report);
 	attempt.log.info({passed: report.passed, totals: report.totals}, 'attempt finished');
