@@ -80,6 +80,10 @@ function forward(upstream: ResolvedProvider, apiKey: string | null, incoming: In
 		if (!outgoing.headersSent) outgoing.writeHead(502, {'content-type': 'application/json'});
 		outgoing.end(JSON.stringify({error: {message: `the metering proxy could not reach the provider: ${error.message}`}}));
 	});
+	// A host that goes away mid-request (ended at its deadline) leaves no request running behind it.
+	outgoing.on('close', () => {
+		if (!outgoing.writableFinished) request.destroy();
+	});
 	incoming.pipe(request);
 }
 

@@ -14,14 +14,18 @@ checkNoLeaks(t);
 const usage = (prompt: number, completion: number) => ({prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion});
 
 /** A real loopback provider: answers by path, and remembers the Authorization header of every request. */
-async function upstream(t: Test): Promise<{url: string; seen: Array<string | null>}> {
+async function upstream(t: Test): Promise<{url: string; seen: Array<string | null>; abandoned: string[]}> {
 	const seen: Array<string | null> = [];
+	const abandoned: string[] = [];
 	const server: Server = createServer((request: IncomingMessage, response) => {
 		seen.push(request.headers.authorization ?? null);
 		const path = request.url ?? '';
 		request.resume();
 		request.on('end', () => {
-			if (path.endsWith('/stream/chat/completions')) {
+			if (path.endsWith('/slow/chat/completions')) {
+				// Never answers; records when the proxy gives the request up.
+				response.on('close', () => abandoned.push(path));
+			} else if (path.endsWith('/stream/chat/completions')) {
 				response.writeHead(200, {'content-type': 'text/event-stream'});
 				response.write(`data: ${JSON.stringify({choices: [{delta: {content: 'hi'}}]})}\n\n`);
 				response.write(`data: ${JSON.stringify({choices: [], usage: usage(7, 3)})}\n\n`);
@@ -44,7 +48,7 @@ async function upstream(t: Test): Promise<{url: string; seen: Array<string | nul
 		server.closeAllConnections();
 		server.close(() => resolve());
 	}));
-	return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen};
+	return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, abandoned};
 }
 
 const post = (url: string, auth?: string) => fetch(url, {method: 'POST', headers: {'content-type': 'application/json', ...(auth === undefined ? {} : {authorization: auth})}, body: JSON.stringify({model: 'm', messages: [{role: 'user', content: 'x'}]})});
@@ -78,6 +82,19 @@ t.test('a response lost in flight makes the token count unknown, never a short n
 	await new Promise(resolve => setTimeout(resolve, 50));
 	t.equal(proxy.usage().total_tokens, null);
 	t.same(provider.seen, [null, null], 'without a key no Authorization header is sent');
+});
+
+t.test('a host that goes away mid-request leaves no request behind, and its tokens unknown', async t => {
+	const provider = await upstream(t);
+	const proxy = await startMeteringProxy({base_url: provider.url, model: 'm', api_key_env: null, reasoning_effort: null}, null);
+	t.teardown(() => proxy.close());
+	await (await post(`${proxy.provider.base_url}/chat/completions`)).text();
+	const gone = await fetch(`${proxy.provider.base_url}/slow/chat/completions`, {method: 'POST', body: '{}', signal: AbortSignal.timeout(200)}).catch((error: Error) => error);
+	t.type(gone, Error, 'the host gave up');
+	for (let waited = 0; provider.abandoned.length === 0 && waited < 3000; waited += 25) await new Promise(resolve => setTimeout(resolve, 25));
+	t.same(provider.abandoned, ['/v1/slow/chat/completions'], 'the proxy ended its request to the provider');
+	t.equal(proxy.usage().turns, 1);
+	t.equal(proxy.usage().total_tokens, null, 'what the abandoned request spent is unknown');
 });
 
 t.test('a host task is metered: its key variable is withheld, its claim is kept beside the count', async t => {
