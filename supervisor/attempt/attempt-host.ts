@@ -1,6 +1,5 @@
-import {readFile} from 'node:fs/promises';
-import {join, resolve} from 'node:path';
-import {closeHostSession, HostAttemptRecord, HostSessionError, openHostSession, type HostSession} from '../host/index.js';
+import {resolve} from 'node:path';
+import {closeHostSession, HostSessionError, openHostSession, type HostAttemptRecord, type HostSession} from '../host/index.js';
 import type {TaskFailure} from './failed-result.js';
 import type {AttemptContext} from './open-attempt.js';
 import type {Report} from './report-schema.js';
@@ -56,13 +55,3 @@ export async function closeAttemptHost(session: HostSession | null, attempt: Att
 	return problems;
 }
 
-/** The whole-attempt wall time and per-task sum the closed host record states; unknown when it was not closed. */
-export async function hostWallOf(session: HostSession | null): Promise<{attempt_wall_ms: number | null; task_sum_ms: number | null} | undefined> {
-	if (session === null) return undefined;
-	try {
-		const closed = HostAttemptRecord.parse(JSON.parse(await readFile(join(session.dir, 'host.json'), 'utf8'))).closed;
-		return {attempt_wall_ms: closed?.attempt_wall_ms ?? null, task_sum_ms: closed?.task_sum_ms ?? null};
-	} catch {
-		return {attempt_wall_ms: null, task_sum_ms: null};
-	}
-}

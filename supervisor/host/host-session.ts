@@ -104,12 +104,23 @@ export function attemptWall(tasks: HostTaskRecord[]): {attempt_wall_ms: number |
 	return {attempt_wall_ms: last - first, task_sum_ms: tasks.reduce((sum, task) => sum + task.wall_ms, 0)};
 }
 
+/** The whole-attempt wall time and per-task sum from the task records in `<artifacts>.host/`, closed or not (a recovered attempt). */
+export async function readHostWall(artifacts: string, taskIds: string[]): Promise<{attempt_wall_ms: number | null; task_sum_ms: number | null}> {
+	const session = {dir: hostDirOf(artifacts), taskIds};
+	const launched: HostTaskRecord[] = [];
+	for (const [index, id] of taskIds.entries()) {
+		const task = await readTaskRecord(session, index, id);
+		if (task !== null) launched.push(task);
+	}
+	return attemptWall(launched);
+}
+
 /** The host record folder of one task, mirroring the evidence directory's `tasks/NNN-id`. */
 export function hostTaskDir(session: {dir: string; taskIds: string[]}, index: number, taskId: string): string {
 	return join(session.dir, taskDirName(index, taskId, session.taskIds.length));
 }
 
-async function readTaskRecord(session: HostSession, index: number, id: string): Promise<HostTaskRecord | null> {
+async function readTaskRecord(session: Pick<HostSession, 'dir' | 'taskIds'>, index: number, id: string): Promise<HostTaskRecord | null> {
 	try {
 		return HostTaskRecord.parse(JSON.parse(await readFile(join(hostTaskDir(session, index, id), 'host-task.json'), 'utf8')));
 	} catch {
