@@ -48,7 +48,8 @@ export function buildReport(input: ReportInput): Report {
 		started_at: input.startedAt,
 		ended_at: input.endedAt,
 		attempt_wall_ms: input.wallMs,
-		host_measure: input.hostWall === undefined ? undefined : hostMeasure(input.hostWall, input.results),
+		// Present only for supervised hosts: an in-process report has no such key at all.
+		...(input.hostWall === undefined ? {} : {host_measure: hostMeasure(input.hostWall, input.results)}),
 	});
 }
 
