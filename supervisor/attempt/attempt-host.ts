@@ -54,4 +54,3 @@ export async function closeAttemptHost(session: HostSession | null, attempt: Att
 	if (!closed.supervisor_unchanged) problems.push(`the supervisor's own build changed during the attempt (now ${closed.supervisor_build_digest})`);
 	return problems;
 }
-
