@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import {writeJson} from '../../files/write-json.js';
 import type {Plan} from '../plan/plan-schema.js';
-import {Report, reportSchema, type AttemptLeaks, type TaskResult, type Timing} from './report-schema.js';
+import {Report, reportSchema, type AttemptLeaks, type HostMeasure, type TaskResult, type Timing} from './report-schema.js';
 import {totalsOf} from './totals.js';
 
 /** Everything a report states, from a finished run or rebuilt from a ledger; the report adds only the sums. */
@@ -22,6 +22,8 @@ export interface ReportInput {
 	startedAt: string;
 	endedAt: string;
 	wallMs: number | null;
+	/** A supervised host's whole-attempt wall time and per-task sum from its host records; absent for in-process sides. */
+	hostWall?: {attempt_wall_ms: number | null; task_sum_ms: number | null};
 }
 
 /** The one report builder: a run and a recovery given the same results state the same totals and verdict. */
@@ -46,7 +48,20 @@ export function buildReport(input: ReportInput): Report {
 		started_at: input.startedAt,
 		ended_at: input.endedAt,
 		attempt_wall_ms: input.wallMs,
+		// Present only for supervised hosts: an in-process report has no such key at all.
+		...(input.hostWall === undefined ? {} : {host_measure: hostMeasure(input.hostWall, input.results)}),
 	});
+}
+
+/** The host's measurements beside its claims: a task whose claimed turns or tokens differ from the metering is listed. */
+function hostMeasure(wall: NonNullable<ReportInput['hostWall']>, results: TaskResult[]): HostMeasure {
+	const brief = (usage: TaskResult['usage'] | undefined) => ({turns: usage?.turns ?? null, total_tokens: usage?.total_tokens ?? null});
+	const differences = results
+		.filter(result => result.usage_claim != null && result.usage !== null)
+		.map(result => ({task_id: result.task_id, metered: brief(result.usage), claimed: brief(result.usage_claim)}))
+		.filter(row => row.metered.turns !== row.claimed.turns || row.metered.total_tokens !== row.claimed.total_tokens);
+	const claims = totalsOf(results.map(result => ({...result, usage: result.usage_claim ?? null})));
+	return {...wall, usage_source: 'provider-proxy', claimed: {turns: claims.turns, total_tokens: claims.total_tokens}, usage_differences: differences};
 }
 
 /** Only a finished, admitted attempt with no problem and no failed task passes; an interrupted or recovered one never does. */

@@ -49,10 +49,11 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
 	});
 	const ran = {wall_ms: run.wall_ms, evidence: {...evidence, ...run.evidence}};
-	if (run.unfinished !== null || run.outcome === null) {
-		return failedResult(turn.index, turn.id, run.unfinished ?? noOutcome, {...ran, outcome: run.outcome, usage: run.outcome?.usage ?? null});
-	}
-	return grade(runner, turn, ready.task, run.outcome, ran);
+	const result = run.unfinished !== null || run.outcome === null
+		? failedResult(turn.index, turn.id, run.unfinished ?? noOutcome, {...ran, outcome: run.outcome, usage: run.outcome?.usage ?? null})
+		: await grade(runner, turn, ready.task, run.outcome, ran);
+	// A metered execution keeps what it said about its own usage beside the metering.
+	return run.usageClaim === undefined ? result : {...result, usage_claim: run.usageClaim};
 }
 
 const noOutcome: TaskFailure = {reason: 'crash', message: 'the execution gave no outcome'};

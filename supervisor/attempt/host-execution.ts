@@ -7,7 +7,7 @@ import {outcomeUnfinished, type TaskExecutor} from './task-execution.js';
 /**
  * Each task as `EXE host-worker` in its own process group (runHostTask): the wall time is the supervisor's
  * process record, process.json is kept in the task's evidence, and the worker's outcome is only a claim the
- * runner's grader checks against the workspace.
+ * runner's grader checks against the workspace. Its usage is what the task's metering proxy counted.
  */
 export function hostExecutor(session: HostSession, sandbox?: (writable: string[]) => Sandbox): TaskExecutor {
 	return {
@@ -30,11 +30,12 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),
 			});
 			const evidence: Record<string, string> = existsSync(join(job.paths.dir, 'process.json')) ? {process: `${job.paths.relDir}/process.json`} : {};
-			const outcome = run.outcome;
+			// The usage is the supervisor's metering at the provider boundary; the worker's own figure stays a claim.
+			const outcome = run.outcome === null ? null : {...run.outcome, usage: run.metered};
 			const unfinished = run.failure ?? (outcome === null
 				? {reason: 'host' as const, message: 'the host worker gave no outcome the supervisor accepted'}
 				: outcomeUnfinished(outcome));
-			return {wall_ms: run.record.wall_ms, outcome, unfinished, evidence};
+			return {wall_ms: run.record.wall_ms, outcome, unfinished, evidence, usageClaim: run.claimed};
 		},
 		async close() {
 			// Every launch already ended its own process group.

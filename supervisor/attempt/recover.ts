@@ -2,6 +2,7 @@ import {existsSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {isStillRunning} from '../../process/process-identity.js';
+import {readHostWall} from '../host/index.js';
 import {readStat} from '../../process/proc-table.js';
 import {AttemptRecord} from './attempt-record.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
@@ -57,6 +58,8 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		startedAt: attempt?.started_at ?? new Date().toISOString(),
 		endedAt: new Date().toISOString(),
 		wallMs: null,
+		// A host attempt's launches recorded their spans as they ran, so its whole wall time survives the crash.
+		hostWall: attempt?.host ? await readHostWall(dir, plan.task_ids) : undefined,
 	});
 	await writeReport(dir, report);
 	return {report, killed};

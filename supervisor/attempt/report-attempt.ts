@@ -1,4 +1,5 @@
 import type {Admission} from './admit-attempt.js';
+import {readHostWall} from '../host/index.js';
 import {hostRef} from './attempt-host.js';
 import {buildReport, writeReport} from './build-report.js';
 import {candidateIdentity} from './candidate-evidence.js';
@@ -25,6 +26,7 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		startedAt: attempt.startedAt.toISOString(),
 		endedAt: new Date().toISOString(),
 		wallMs: performance.now() - attempt.t0,
+		hostWall: services.host === null ? undefined : await readHostWall(attempt.dir, attempt.plan.task_ids),
 	});
 	await writeReport(attempt.dir, report);
 	attempt.log.info({passed: report.passed, totals: report.totals}, 'attempt finished');

@@ -28,6 +28,8 @@ export const TaskResult = z.object({
 	 * Absent in results written before the audit existed; every writer now sets it.
 	 */
 	leak_audit: LeakAudit.nullable().optional(),
+	/** A supervised host's own report of its usage; `usage` is then the supervisor's metering at the provider boundary. Absent elsewhere. */
+	usage_claim: Usage.nullable().optional(),
 });
 export type TaskResult = z.infer<typeof TaskResult>;
 
@@ -62,6 +64,27 @@ export const AttemptLeaks = z.object({
 });
 export type AttemptLeaks = z.infer<typeof AttemptLeaks>;
 
+/** Where a usage claim and the metering disagree, per task. */
+export const UsageDifference = z.object({
+	task_id: z.string(),
+	metered: z.object({turns: z.number().int().nullable(), total_tokens: z.number().int().nullable()}),
+	claimed: z.object({turns: z.number().int().nullable(), total_tokens: z.number().int().nullable()}),
+});
+
+/**
+ * A supervised host, measured by the supervisor: the whole attempt's wall time (first launch started to last launch
+ * ended, monotonic) with the per-task sum beside it; usage metered at the provider boundary, the binary's claims beside it.
+ */
+export const HostMeasure = z.object({
+	attempt_wall_ms: z.number().nonnegative().nullable(),
+	task_sum_ms: z.number().nonnegative().nullable(),
+	usage_source: z.literal('provider-proxy'),
+	claimed: z.object({turns: z.number().int().nullable(), total_tokens: z.number().int().nullable()}),
+	/** Tasks whose claimed turns or tokens differ from the metering; empty when the binary told the truth. */
+	usage_differences: z.array(UsageDifference),
+});
+export type HostMeasure = z.infer<typeof HostMeasure>;
+
 export const Report = z.object({
 	schema: z.literal(reportSchema),
 	attempt_id: z.string(),
@@ -88,5 +111,7 @@ export const Report = z.object({
 	ended_at: z.string(),
 	/** Supervisor-measured wall time of the whole attempt. */
 	attempt_wall_ms: z.number().nonnegative().nullable(),
+	/** A supervised-host side's own measurements: its wall time and usage as the supervisor took them. Absent for in-process sides. */
+	host_measure: HostMeasure.nullable().optional(),
 });
 export type Report = z.infer<typeof Report>;

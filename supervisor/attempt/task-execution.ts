@@ -1,5 +1,5 @@
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
-import type {ExecutionOutcome} from '../../engine/outcome.js';
+import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
 import type {Harness} from '../../harness/index.js';
@@ -29,6 +29,8 @@ export interface Execution {
 	unfinished: TaskFailure | null;
 	/** Evidence the execution left in the task folder, relative to the evidence directory. */
 	evidence: Record<string, string>;
+	/** Set when the usage was metered outside the execution (a supervised host): the outcome carries the metered usage, this the execution's own claim. */
+	usageClaim?: Usage | null;
 }
 
 /** Runs the tasks of one attempt: in worker threads (in-process) or as supervised host processes. */

@@ -5,7 +5,7 @@ import {significantImprovement} from './significant-improvement.js';
 import {workingTimeOf} from './working-time.js';
 
 export const RuleCheck = z.object({
-	rule: z.enum(['verification', 'timing', 'infrastructure', 'require_all_pass', 'improvement', 'max_duration_ratio', 'controller', 'leaks']),
+	rule: z.enum(['verification', 'timing', 'infrastructure', 'require_all_pass', 'improvement', 'max_duration_ratio', 'controller', 'leaks', 'metering']),
 	satisfied: z.boolean(),
 	message: z.string(),
 });

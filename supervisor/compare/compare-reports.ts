@@ -11,6 +11,7 @@ import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-rep
 import {rescoreWithController} from './controller-rescore.js';
 import {acceptWithController} from './controller-accept.js';
 import {compareTiming} from './compare-timing.js';
+import {meteringCheck} from './metering-check.js';
 import {leakCheck} from './leak-check.js';
 import {InputError} from '../input-error.js';
 import type {Plan} from '../plan/plan-schema.js';
@@ -57,13 +58,16 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	// A candidate that left processes behind where the baseline did not is named, and cannot be accepted.
 	const leaks = leakCheck(baseline.report, candidate.report);
 	if (leaks !== null) checks.push(leaks);
+	// A host binary whose usage claims differ from the supervisor's metering is named; a candidate's cannot be accepted.
+	const metering = meteringCheck(baseline.report, candidate.report);
+	if (metering !== null) checks.push(metering);
 
 	let decided: {outcome: DecisionOutcome; ratio: number | null; controller: ControllerVerdict | null};
 	if (controlled !== null && rescored !== null) {
 		// Asked even when a re-score failed, so its answer is on record; it decides only over verified reports.
 		const asked = await acceptWithController(controlled.plan, controlled.reports, rescored.rescores, controlled.client);
 		checks.push(asked.check);
-		decided = {outcome: verified && leaks?.satisfied !== false && asked.verdict.decision !== null ? asked.verdict.decision : 'reject', ratio: null, controller: asked.verdict};
+		decided = {outcome: verified && leaks?.satisfied !== false && metering?.satisfied !== false && asked.verdict.decision !== null ? asked.verdict.decision : 'reject', ratio: null, controller: asked.verdict};
 	} else {
 		decided = {...decideByRule(verified ? plan : null, baseline, candidate, timing, checks), controller: null};
 	}
@@ -93,7 +97,7 @@ export async function compareReports(baselinePath: string, candidatePath: string
 function decideByRule(plan: Plan | null, baseline: ReportSide, candidate: ReportSide, timing: DecisionTiming, checks: RuleCheck[]): {outcome: DecisionOutcome; ratio: number | null} {
 	if (plan === null || baseline.report === null || candidate.report === null) return {outcome: 'reject', ratio: null};
 	const wall = timing.kind === 'supervised'
-		? {baseline: timing.baseline_wall_ms, candidate: timing.candidate_wall_ms, source: 'supervised host wall time (process.json)'}
+		? {baseline: timing.baseline_wall_ms, candidate: timing.candidate_wall_ms, source: 'supervised host whole-attempt wall time (host records)'}
 		: undefined;
 	const acceptance = applyAcceptance(plan.policy.acceptance, baseline.report, candidate.report, wall);
 	checks.push(...acceptance.checks);

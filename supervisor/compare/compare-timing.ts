@@ -8,7 +8,7 @@ import type {DecisionTiming} from './decision-schema.js';
  * Anything else (one side each, or a side whose report and host records disagree) is refused.
  */
 export async function compareTiming(baseline: ReportSide, candidate: ReportSide): Promise<DecisionTiming> {
-	const refused = (reason: 'mixed_timing' | 'process_record', message: string): DecisionTiming => ({kind: 'refused', reason, message, baseline_wall_ms: null, candidate_wall_ms: null});
+	const refused = (reason: 'mixed_timing' | 'process_record', message: string): DecisionTiming => ({kind: 'refused', reason, message, baseline_wall_ms: null, candidate_wall_ms: null, baseline_task_sum_ms: null, candidate_task_sum_ms: null});
 	const claimed = [baseline.report?.timing ?? null, candidate.report?.timing ?? null];
 	if (claimed[0] !== null && claimed[1] !== null && claimed[0] !== claimed[1]) {
 		return refused('mixed_timing', `the baseline's timing is ${claimed[0]} but the candidate's is ${claimed[1]}; supervised-host and in-process wall times are not comparable`);
@@ -23,7 +23,7 @@ export async function compareTiming(baseline: ReportSide, candidate: ReportSide)
 		}
 	}
 	if (timing.kind === 'unsupervised') {
-		return {kind: 'unsupervised', reason: null, message: 'both sides ran in-process; wall times are the reports\' supervisor-measured timings', baseline_wall_ms: baseline.report?.totals.wall_ms ?? null, candidate_wall_ms: candidate.report?.totals.wall_ms ?? null};
+		return {kind: 'unsupervised', reason: null, message: 'both sides ran in-process; wall times are the reports\' supervisor-measured timings', baseline_wall_ms: baseline.report?.totals.wall_ms ?? null, candidate_wall_ms: candidate.report?.totals.wall_ms ?? null, baseline_task_sum_ms: null, candidate_task_sum_ms: null};
 	}
 	const [b, c] = timing.sides;
 	for (const [side, measured] of [[baseline, b], [candidate, c]] as const) {
@@ -32,11 +32,19 @@ export async function compareTiming(baseline: ReportSide, candidate: ReportSide)
 		}
 	}
 	// A task that never launched has no process record, so the side's wall time is unknown rather than short.
+	const whole = (side: typeof b): number | null => side.complete ? side.attempt_wall_ms : null;
+	const sum = (side: typeof b): number | null => side.complete ? side.wall_ms : null;
 	return {
 		kind: 'supervised',
 		reason: null,
-		message: 'both sides ran as supervised hosts; wall times are read from the supervisor\'s process.json records',
-		baseline_wall_ms: b.complete ? b.wall_ms : null,
-		candidate_wall_ms: c.complete ? c.wall_ms : null,
+		message: `both sides ran as supervised hosts; the duration is the whole attempt's wall time (first task started to last task ended, monotonic) from the supervisor's host records: baseline ${ms(whole(b))}, candidate ${ms(whole(c))}; the per-task process.json sums beside it: baseline ${ms(sum(b))}, candidate ${ms(sum(c))}`,
+		baseline_wall_ms: whole(b),
+		candidate_wall_ms: whole(c),
+		baseline_task_sum_ms: sum(b),
+		candidate_task_sum_ms: sum(c),
 	};
+}
+
+function ms(value: number | null): string {
+	return value === null ? 'unknown' : `${Math.round(value)} ms`;
 }

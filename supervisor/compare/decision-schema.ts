@@ -23,6 +23,9 @@ export const DecisionTiming = z.object({
 	message: z.string(),
 	baseline_wall_ms: z.number().nonnegative().nullable(),
 	candidate_wall_ms: z.number().nonnegative().nullable(),
+	/** For supervised hosts, the per-task wall times added up, beside the whole-attempt figures above; null otherwise. */
+	baseline_task_sum_ms: z.number().nonnegative().nullable().default(null),
+	candidate_task_sum_ms: z.number().nonnegative().nullable().default(null),
 });
 export type DecisionTiming = z.infer<typeof DecisionTiming>;
 

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {FailureReason} from '../../engine/outcome.js';
+import {FailureReason, Usage} from '../../engine/outcome.js';
 
 export const hostAttemptSchema = 'harness-lab/host-attempt@1';
 export const hostTaskSchema = 'harness-lab/host-task@1';
@@ -24,6 +24,10 @@ export const HostAttemptRecord = z.object({
 		supervisor_unchanged: z.boolean(),
 		answered: z.array(z.string()),
 		unanswered: z.array(z.string()),
+		/** Monotonic: the first launch's start to the last launch's end; null when no task launched. */
+		attempt_wall_ms: z.number().nonnegative().nullable().default(null),
+		/** The launched tasks' wall times added up, reported beside the whole-attempt figure. */
+		task_sum_ms: z.number().nonnegative().nullable().default(null),
 	}).nullable(),
 });
 export type HostAttemptRecord = z.infer<typeof HostAttemptRecord>;
@@ -58,6 +62,13 @@ export const HostTaskRecord = z.object({
 	exit_code: z.number().int().nullable(),
 	signal: z.string().nullable(),
 	wall_ms: z.number().nonnegative(),
+	/** Monotonic milliseconds since the session opened, just before the launch and just after its group ended. */
+	started_ms: z.number().nonnegative().nullable().default(null),
+	ended_ms: z.number().nonnegative().nullable().default(null),
+	/** Turns and tokens the supervisor counted at the provider boundary (the task's own metering proxy). */
+	metered_usage: Usage.nullable().default(null),
+	/** What the worker said it used; only a claim, compared with the metering. */
+	claimed_usage: Usage.nullable().default(null),
 	failure: z.object({reason: FailureReason, message: z.string()}).nullable(),
 	/** Whether the worker's answer was accepted as this task's outcome. */
 	answered: z.boolean(),

@@ -14,6 +14,8 @@ export interface HostSession {
 	identity: HostIdentity;
 	planDigest: string;
 	taskIds: string[];
+	/** performance.now() when the session opened: every launch's span is measured from it on the monotonic clock. */
+	clockOrigin: number;
 }
 
 export class HostSessionError extends Error {
@@ -51,7 +53,7 @@ export async function openHostSession(options: {artifacts: string; exe: string; 
 		closed: null,
 	};
 	await writeJson(join(dir, 'host.json'), HostAttemptRecord.parse(record), {durable: true});
-	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds};
+	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds, clockOrigin: performance.now()};
 }
 
 /**
@@ -65,10 +67,13 @@ export async function closeHostSession(session: HostSession): Promise<HostAttemp
 	const supervisorNow = (await buildDigest()).digest;
 	const answered: string[] = [];
 	const unanswered: string[] = [];
+	const launched: HostTaskRecord[] = [];
 	for (const [index, id] of session.taskIds.entries()) {
 		const task = await readTaskRecord(session, index, id);
 		(task?.answered ? answered : unanswered).push(id);
+		if (task !== null) launched.push(task);
 	}
+	const wall = attemptWall(launched);
 	const closed: HostAttemptRecord = {
 		...record,
 		closed: {
@@ -79,10 +84,35 @@ export async function closeHostSession(session: HostSession): Promise<HostAttemp
 			supervisor_unchanged: supervisorNow === record.supervisor.build_digest,
 			answered,
 			unanswered,
+			attempt_wall_ms: wall.attempt_wall_ms,
+			task_sum_ms: wall.task_sum_ms,
 		},
 	};
 	await writeJson(path, HostAttemptRecord.parse(closed), {durable: true});
 	return closed;
+}
+
+/**
+ * The whole attempt's wall time as the supervisor measured it: from the first launch's start to the last launch's
+ * end, on the session's monotonic clock (overlapping tasks count once), with the per-task sum beside it.
+ */
+export function attemptWall(tasks: HostTaskRecord[]): {attempt_wall_ms: number | null; task_sum_ms: number | null} {
+	const spans = tasks.filter(task => task.started_ms !== null && task.ended_ms !== null);
+	if (spans.length === 0) return {attempt_wall_ms: null, task_sum_ms: null};
+	const first = Math.min(...spans.map(task => task.started_ms!));
+	const last = Math.max(...spans.map(task => task.ended_ms!));
+	return {attempt_wall_ms: last - first, task_sum_ms: tasks.reduce((sum, task) => sum + task.wall_ms, 0)};
+}
+
+/** The whole-attempt wall time and per-task sum from the task records in `<artifacts>.host/`, closed or not (a recovered attempt). */
+export async function readHostWall(artifacts: string, taskIds: string[]): Promise<{attempt_wall_ms: number | null; task_sum_ms: number | null}> {
+	const session = {dir: hostDirOf(artifacts), taskIds};
+	const launched: HostTaskRecord[] = [];
+	for (const [index, id] of taskIds.entries()) {
+		const task = await readTaskRecord(session, index, id);
+		if (task !== null) launched.push(task);
+	}
+	return attemptWall(launched);
 }
 
 /** The host record folder of one task, mirroring the evidence directory's `tasks/NNN-id`. */
@@ -90,7 +120,7 @@ export function hostTaskDir(session: {dir: string; taskIds: string[]}, index: nu
 	return join(session.dir, taskDirName(index, taskId, session.taskIds.length));
 }
 
-async function readTaskRecord(session: HostSession, index: number, id: string): Promise<HostTaskRecord | null> {
+async function readTaskRecord(session: Pick<HostSession, 'dir' | 'taskIds'>, index: number, id: string): Promise<HostTaskRecord | null> {
 	try {
 		return HostTaskRecord.parse(JSON.parse(await readFile(join(hostTaskDir(session, index, id), 'host-task.json'), 'utf8')));
 	} catch {

@@ -1,6 +1,6 @@
 import {mkdir, readdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import type {ExecutionOutcome, FailureReason} from '../../engine/outcome.js';
+import type {ExecutionOutcome, FailureReason, Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
 import {runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
@@ -10,6 +10,7 @@ import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} fr
 import {hostTaskDir, type HostSession} from './host-session.js';
 import {describeIssues} from '../../controller-protocol/index.js';
 import {writeJson} from '../../files/write-json.js';
+import {startMeteringProxy} from './metering-proxy.js';
 
 /** The worker answers with one line; anything bigger than this is not an answer. */
 export const hostStdoutLimit = 8 * 1024 * 1024;
@@ -45,6 +46,10 @@ export interface HostTaskRun {
 	/** Null only when the worker answered, for this task, as the measured binary, and exited 0. */
 	failure: {reason: FailureReason; message: string} | null;
 	record: ProcessRecord;
+	/** Turns and tokens counted at the provider boundary by this task's metering proxy: the task's usage. */
+	metered: Usage;
+	/** The worker's own report of its usage, when it gave an answer: a claim beside the metering. */
+	claimed: Usage | null;
 }
 
 /**
@@ -56,13 +61,16 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	const dir = hostTaskDir(session, input.index, input.task.id);
 	await mkdir(dir, {recursive: true});
 	const deadlineMs = Math.max(1, Math.floor(input.deadlineMs));
+	// The host talks to a proxy of its own; the key stays here, the proxy adds it.
+	const keyVariable = input.provider.api_key_env;
+	const proxy = await startMeteringProxy(input.provider, keyVariable === null ? null : process.env[keyVariable] ?? null);
 	const request: HostRequest = HostRequest.parse({
 		version: hostProtocolVersion,
 		kind: 'task',
 		task: input.task,
 		workspace: input.workspace,
 		state_dir: input.stateDir,
-		provider: input.provider,
+		provider: proxy.provider,
 		max_steps: input.maxSteps,
 		deadline_ms: deadlineMs,
 		plan_digest: session.planDigest,
@@ -70,18 +78,22 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	});
 	await writeCheckpoint(dir, session, input, deadlineMs);
 	await writeJson(join(dir, 'request.json'), request);
+	const env = {...input.env, ...(keyVariable === null ? {} : {[keyVariable]: undefined})};
+	const startedMs = performance.now() - session.clockOrigin;
 	const run = await runInGroup({
 		argv: [session.identity.launched, hostWorkerCommand],
 		cwd: input.workspace,
 		// Inside a sandbox bwrap cannot start another: the worker's tool commands share its sandbox.
-		env: input.sandbox === undefined ? input.env : {...input.env, [sandboxVariable]: ''},
+		env: input.sandbox === undefined ? env : {...env, [sandboxVariable]: ''},
 		sandbox: input.sandbox,
 		input: JSON.stringify(request),
 		timeoutMs: deadlineMs + (input.slackMs ?? hostDeadlineSlackMs),
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
 		signal: input.signal,
-	});
+	}).finally(() => proxy.close());
+	const endedMs = performance.now() - session.clockOrigin;
+	const metered = proxy.usage();
 	const record = run.record;
 	await writeFile(join(dir, 'stdout.log'), run.stdout ?? Buffer.alloc(0));
 	await writeFile(join(dir, 'stderr.log'), run.stderr ?? Buffer.alloc(0));
@@ -93,6 +105,9 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	}
 	const answer = parseAnswer(run.stdout?.toString('utf8') ?? '');
 	const failure = judge(session, input, record, answer);
+	// Usage the worker reported is kept even when it then failed; an answer for another task or binary is not.
+	const trusted = answer.ok && answer.response.task_id === input.task.id && answerNamesBinary(session, answer.response);
+	const claimed = trusted ? answer.response.outcome.usage : null;
 	const verdict: HostTaskRecord = {
 		schema: hostTaskSchema,
 		index: input.index,
@@ -103,13 +118,15 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		exit_code: record.exit_code,
 		signal: record.signal,
 		wall_ms: record.wall_ms,
+		started_ms: startedMs,
+		ended_ms: endedMs,
+		metered_usage: metered,
+		claimed_usage: claimed,
 		failure,
 		answered: failure === null,
 	};
 	await writeJson(join(dir, 'host-task.json'), HostTaskRecord.parse(verdict), {durable: true});
-	// Usage the worker reported is kept even when it then failed; an answer for another task or binary is not.
-	const trusted = answer.ok && answer.response.task_id === input.task.id && answerNamesBinary(session, answer.response);
-	return {outcome: trusted ? answer.response.outcome : null, failure, record};
+	return {outcome: trusted ? answer.response.outcome : null, failure, record, metered, claimed};
 }
 
 type Answer = {ok: true; response: HostResponse} | {ok: false; message: string};

@@ -6,7 +6,7 @@ import {taskDirName} from '../evidence/evidence-dir.js';
 import {ProcessRecord} from '../../process/index.js';
 import {hostWorkerCommand} from '../../workers/host-protocol.js';
 import {HostAttemptRecord, HostTaskRecord} from './host-records.js';
-import {hostDirOf} from './host-session.js';
+import {attemptWall, hostDirOf} from './host-session.js';
 
 /** The fields of a report this needs; the report format itself belongs to the attempt runner. */
 const ReportView = z.object({plan_digest: z.string(), task_ids: z.array(z.string())}).loose();
@@ -19,6 +19,8 @@ export interface SideTiming {
 	tasks: Array<{task_id: string; wall_ms: number | null}>;
 	/** Sum of the launched tasks' wall times. */
 	wall_ms: number;
+	/** The whole attempt: first launch started to last launch ended (monotonic); null when a record has no span. */
+	attempt_wall_ms: number | null;
 	/** True when every task of the denominator has a process record. */
 	complete: boolean;
 }
@@ -65,6 +67,7 @@ async function readSide(reportPath: string): Promise<SideTiming | string> {
 	if (host.plan_digest !== report.plan_digest) return `${hostDir}/host.json is for plan ${host.plan_digest}, the report for ${report.plan_digest}`;
 	if (JSON.stringify(host.task_ids) !== JSON.stringify(report.task_ids)) return `${hostDir}/host.json and ${reportPath} disagree on the task denominator`;
 	const tasks: SideTiming['tasks'] = [];
+	const verdicts: HostTaskRecord[] = [];
 	for (const [index, id] of report.task_ids.entries()) {
 		const dir = join(hostDir, taskDirName(index, id, report.task_ids.length));
 		if (!existsSync(join(dir, 'process.json'))) {
@@ -83,14 +86,18 @@ async function readSide(reportPath: string): Promise<SideTiming | string> {
 		if (record.argv[0] !== host.binary.launched || record.argv[1] !== hostWorkerCommand) return `${dir}/process.json is not a launch of ${host.binary.launched}`;
 		if (verdict.task_id !== id || verdict.plan_digest !== host.plan_digest || verdict.binary.digest !== host.binary.digest) return `${dir}/host-task.json does not match the attempt's task, plan or binary`;
 		if (Math.abs(verdict.wall_ms - record.wall_ms) > 1e-6) return `${dir}: process.json and host-task.json disagree on the wall time`;
+		if (verdict.started_ms !== null && verdict.ended_ms !== null && verdict.ended_ms - verdict.started_ms < record.wall_ms - 1) return `${dir}/host-task.json: the launch's span is shorter than its process record's wall time`;
 		tasks.push({task_id: id, wall_ms: record.wall_ms});
+		verdicts.push(verdict);
 	}
+	const spanned = verdicts.every(verdict => verdict.started_ms !== null && verdict.ended_ms !== null);
 	return {
 		report: reportPath,
 		host_dir: hostDir,
 		binary_digest: host.binary.digest,
 		tasks,
 		wall_ms: tasks.reduce((sum, task) => sum + (task.wall_ms ?? 0), 0),
+		attempt_wall_ms: spanned ? attemptWall(verdicts).attempt_wall_ms : null,
 		complete: tasks.every(task => task.wall_ms !== null),
 	};
 }
