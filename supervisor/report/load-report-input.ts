@@ -39,14 +39,12 @@ export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> 
 async function loadSide(label: SideInput['label'], reportPath: string): Promise<SideInput> {
 	const raw = await readJson(reportPath, 'report');
 	const report = parsed(Report, raw, 'report', reportPath);
-	// The schema drops fields it does not know; the leak audit is read from the entries as written.
-	const rawTasks = (raw as {tasks?: unknown[]}).tasks ?? [];
 	const dir = dirname(reportPath);
 	return {
 		label,
 		report_path: reportPath,
 		report,
-		leaks: report.tasks.map((_, index) => leakCell(rawTasks[index])),
+		leaks: report.tasks.map(leakCell),
 		evidence: await evidenceOf(dir, report),
 	};
 }

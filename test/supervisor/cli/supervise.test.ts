@@ -93,13 +93,14 @@ if (cgroupBase().ok) {
 		t.same(outer.leaks, [], 'the outer supervisor found nothing left behind');
 	});
 
-	t.test('the same escape with the /proc backend leaves the sleeper (so the test above can fail)', async t => {
+	t.test('the same escape with the /proc backend is caught only if a scan lands while its parent lives; the outer cgroup ends what it misses', async t => {
 		const dir = await mkdtemp(path.join(tmpdir(), 'hlab-supervise-'));
 		t.teardown(() => rm(dir, {recursive: true, force: true}));
 		const {outer, inner} = await superviseEscape('proc', dir);
-		t.same(inner.leaks, [], 'the inner supervisor did not see it');
-		t.equal(outer.leaks.length, 1, 'the outer cgroup had to end the sleeper');
-		t.equal(outer.killed.find(entry => entry.pid === outer.leaks[0])?.comm, 'sleep');
+		t.equal(inner.containment, 'proc');
+		// Usually missed (the README's table says so); on a loaded machine the ancestry scan can still see the parent.
+		t.equal(inner.leaks.length + outer.leaks.length, 1, 'the sleeper was ended once, by the inner sweep or by the outer cgroup');
+		if (outer.leaks.length === 1) t.equal(outer.killed.find(entry => entry.pid === outer.leaks[0])?.comm, 'sleep');
 	});
 }
 

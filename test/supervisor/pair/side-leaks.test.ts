@@ -8,8 +8,8 @@ import {checkNoLeaks} from '../../leak-check.js';
 checkNoLeaks(t);
 
 t.test('a side whose executable leaves a process behind is named as hlab supervise names it', async t => {
-	// The shell exits at once; its background sleep outlives it and is ended by the side's cleanup.
-	const {record} = await runInGroup({argv: ['sh', '-c', 'sleep 30 & exit 0'], graceMs: 200});
+	// The shell exits once its background sleep has started (so it is named sleep, not the shell it forked from); the sleep outlives it.
+	const {record} = await runInGroup({argv: ['sh', '-c', 'sleep 30 & sleep 0.3; exit 0'], graceMs: 200});
 	t.equal(record.leaks.length, 1, 'the run itself recorded one leak');
 	const leaks = sideLeaks('candidate', record, 8);
 	t.same(leaks.ended, [{pid: record.leaks[0], comm: 'sleep'}]);
@@ -25,7 +25,7 @@ t.test('a side that leaked nothing has no message, and an unaudited report is un
 });
 
 t.test('hlab pair prints a leaks line for each side that leaked', async t => {
-	const {record} = await runInGroup({argv: ['sh', '-c', 'sleep 30 & exit 0'], graceMs: 200});
+	const {record} = await runInGroup({argv: ['sh', '-c', 'sleep 30 & sleep 0.3; exit 0'], graceMs: 200});
 	const side = (name: 'baseline' | 'candidate', leaks: ReturnType<typeof sideLeaks>) => ({
 		state: 'ended', argv: [], artifacts: name, process: null, stdout: null, stderr: null, exit_code: 0, signal: null, failure: null,
 		wall_ms: 1, report: null, comparable: true, problems: [], leaks,

@@ -53,7 +53,8 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 
 	const browser = await launchBrowser(t);
 	const {page: view, watch} = await openPage(browser, page);
-	t.same(await view.locator('td.leak').allTextContents(), ['—', '—', '—', '—'], 'reports without a leak audit show a dash');
+	// The attempts leaked nothing; a task that overlapped another has no audit of its own (a dash).
+	for (const cell of await view.locator('td.leak').allTextContents()) t.match(cell, /^(—|none \((cgroup|proc|portable)\))$/, 'each leak cell says none, or has no audit of its own');
 	t.match(await view.textContent('#verdict'), /REJECT the candidate/);
 	const checks = await view.locator('#decision .checks li').allTextContents();
 	for (const side of ['baseline', 'candidate']) {
@@ -99,8 +100,8 @@ t.test('recorded text that looks like markup renders as text: a transcript canno
 	// A crash mid-append leaves a torn last line: the page shows what was read and says what was not.
 	await writeFile(messages, `${await readFile(messages, 'utf8')}${JSON.stringify({seq: 99, type: 'message', message: {index: 99, role: 'assistant', content: hostile, step_index: 9}})}\n{"seq":100,"type":"mess`);
 	report.tasks[0].grade.details = `pass: ${hostile}`;
-	// A leak audit as a later report may carry it: the column shows what is there.
-	report.tasks[0].leak_audit = {survivors: [{pid: 4242, comm: hostile}]};
+	// A leak audit whose recorded argv is markup: the column and the detail show it as text.
+	report.tasks[0].leak_audit = {backend: 'proc', leaked: [{pid: 4242, argv: ['sh', '-c', hostile], comm: hostile, found: 'attempt-marker', ended: 'sigkill'}], survivors: []};
 	await writeFile(join(dir, 'attempt', 'report.json'), JSON.stringify(report));
 
 	await run(['report', 'attempt'], dir);
@@ -115,8 +116,8 @@ t.test('recorded text that looks like markup renders as text: a transcript canno
 	t.ok((await page.locator('.msg.assistant pre').allTextContents()).includes(hostile), 'the transcript shows the text as written');
 	t.match(await page.textContent('.grade-details'), hostile);
 	t.match(await page.textContent('tr.detail .problems'), /messages\.jsonl: line \d+ is not JSON \(23 characters\)/, 'a torn line is named, not hidden');
-	t.equal(await page.textContent('td.leak'), '1 leaked', 'the leak audit the report carries is shown');
-	t.match(await page.textContent('tr.detail'), /leak audit: 1 leaked/);
+	t.equal(await page.textContent('td.leak'), '1 leaked (proc)', 'the leak audit the report carries is shown');
+	t.match(await page.textContent('tr.detail'), /leak audit: 1 leaked \(proc\)/);
 	t.equal(await page.locator('img').count(), 0, 'no element was made from it');
 	t.same(watch.dialogs, [], 'no script ran');
 	t.same(watch.requests, [], 'nothing was fetched');
