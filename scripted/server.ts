@@ -32,7 +32,11 @@ export async function startScriptedServer(options: {tasks?: readonly ScriptedTas
 	// A response script is played for the conversations it names; the tasks' references for the others.
 	const conversations = options.conversations ?? [];
 	const prompts = conversations.map(conversation => conversation.prompt);
-	const twice = conversations.find((conversation, index) => prompts.indexOf(conversation.prompt) !== index);
+	// Two conversations may share a prompt only when they play the same turns: otherwise no request could tell them apart.
+	const twice = conversations.find((conversation, index) => {
+		const first = conversations[prompts.indexOf(conversation.prompt)]!;
+		return first !== conversation && JSON.stringify(first.turns) !== JSON.stringify(conversation.turns);
+	});
 	if (twice) throw new Error(`two scripted conversations (${twice.id} and another) have the same prompt; the provider could not tell them apart`);
 	const cache = new PromptCache();
 	// Built before listening, so that no request's latency includes it.
@@ -110,7 +114,9 @@ function readBody(request: IncomingMessage): Promise<string> {
 function answer(chat: ChatRequest, {tasks, conversations}: Repertoire, cache: PromptCache): object {
 	const firstUser = chat.messages.find(message => message.role === 'user');
 	const prompt = firstUser ? textOf(firstUser.content) : '';
-	const scripted = conversations.find(candidate => candidate.prompt === prompt);
+	// A harness's task template may wrap the prompt: the exact one first, else the longest one the message carries.
+	const scripted = conversations.find(candidate => candidate.prompt === prompt)
+		?? [...conversations].sort((a, b) => b.prompt.length - a.prompt.length).find(candidate => prompt.includes(candidate.prompt));
 	if (scripted) {
 		const conversation = conversationOf(chat) ?? newConversationId();
 		return completion(chat, playScript(chat, scripted, conversation), conversation, cache);

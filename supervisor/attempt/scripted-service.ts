@@ -6,6 +6,7 @@ import {finished} from 'node:stream/promises';
 import {distPath} from '../../files/install-root.js';
 import {writeJson} from '../../files/write-json.js';
 import {runInGroup, type GroupRun} from '../../process/index.js';
+import type {ScriptedConversation} from '../../scripted/response-script.js';
 
 export interface ScriptedService {
 	/** The base URL, ending in /v1. */
@@ -21,9 +22,12 @@ export const scriptedServiceDir = join('services', 'scripted-provider');
  * Starts the scripted provider as a supervised process of its own. Its tokenizer holds about 100 MB, which
  * in the supervisor would make every later fork (host tasks, tool commands, graders) copy that much more page table.
  */
-export async function startScriptedService(evidenceDir: string): Promise<ScriptedService> {
+export async function startScriptedService(evidenceDir: string, conversations: readonly ScriptedConversation[] = []): Promise<ScriptedService> {
 	const dir = join(evidenceDir, scriptedServiceDir);
 	await mkdir(dir, {recursive: true});
+	// The scripted conversations it plays stay in the evidence, as the provider read them.
+	const played = conversations.length === 0 ? [] : [join(dir, 'conversations.json')];
+	if (played.length > 0) await writeJson(played[0]!, conversations, {durable: true});
 	const stop = new AbortController();
 	let text = '';
 	let announce!: (url: string) => void;
@@ -37,7 +41,7 @@ export async function startScriptedService(evidenceDir: string): Promise<Scripte
 	});
 	const stderr = createWriteStream(join(dir, 'stderr.log'));
 	const run = runInGroup({
-		argv: [process.execPath, distPath('scripted/server-main.js')],
+		argv: [process.execPath, distPath('scripted/server-main.js'), ...played],
 		stdout: {kind: 'stream', stream: stdout},
 		stderr: {kind: 'stream', stream: stderr},
 		stdoutLimit: 64 * 1024,

@@ -2,6 +2,7 @@ import {resolveProvider, type ResolvedProvider} from '../../engine/provider-conf
 import type {PlanProvider} from '../plan/plan-schema.js';
 import {responsiveSeed} from '../../scripted/responsive-play.js';
 import {startScriptedService} from './scripted-service.js';
+import type {ScriptedConversation} from '../../scripted/response-script.js';
 
 /** The model endpoint every task of the attempt talks to, and how the attempt record names it. */
 export interface ProviderService {
@@ -14,9 +15,9 @@ export interface ProviderService {
  * Binds a provider as a plan records it: the scripted provider runs as a supervised process whose records go
  * to `dir`; a real endpoint only needs resolving. An attempt and `hlab agent` both start theirs here.
  */
-export async function startProvider(planned: PlanProvider, dir: string): Promise<ProviderService> {
+export async function startProvider(planned: PlanProvider, dir: string, conversations: readonly ScriptedConversation[] = []): Promise<ProviderService> {
 	if (planned.kind === 'scripted') {
-		const server = await startScriptedService(dir);
+		const server = await startScriptedService(dir, conversations);
 		const resolved = resolveProvider({kind: 'scripted'}, server.url);
 		// The responsive scripted model is asked for by name (it carries the seed); any other scripted plan plays the reference.
 		const provider = responsiveSeed(planned.model) === null ? resolved : {...resolved, model: planned.model};

@@ -11,6 +11,7 @@ import {hostExecutor} from './host-execution.js';
 import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
 import type {AttemptContext} from './open-attempt.js';
 import {startProvider, type ProviderService} from './start-provider.js';
+import {loadConversations} from '../plan/freeze-responses.js';
 import {inProcessExecutor, type TaskExecutor} from './task-execution.js';
 import {createProviderLimiter, type ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
 
@@ -37,7 +38,7 @@ type Settled<T> = {value: T} | {error: Error};
  */
 export async function startServices(attempt: AttemptContext, admission: Admission): Promise<Services> {
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
-	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir)) : null;
+	const starting = admission.failure === null ? settle(loadConversations(attempt.plan).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
 	const executor = host.session === null

@@ -21,6 +21,7 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	experimentPolicy?: string;
 	experimentController?: string;
 	hypothesis?: string;
+	responses?: string;
 	config?: string;
 	freeze?: string;
 	plan?: string;
@@ -53,6 +54,7 @@ export function registerEval(program: Command): void {
 		.option('--config <file>', `configuration file (default: ./harness-lab.config.json when present)`, absolutePath)
 		.option('--freeze <plan.json>', 'write a plan; makes no model call', absolutePath)
 		.option('--hypothesis <text>', 'with --freeze: what the experiment expects to show, frozen into the plan and shown with every decision')
+		.option('--responses <file>', 'with --freeze and the scripted provider: a response script (per task id, the model turns to play); its digest is frozen', absolutePath)
 		.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath)
 		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
@@ -77,6 +79,7 @@ async function dispatch(flags: EvalFlags): Promise<number> {
 	const modes = (['freeze', 'plan', 'compare', 'recover', 'list'] as const).filter(mode => flags[mode] !== undefined && flags[mode] !== false);
 	if (modes.length !== 1) throw new UsageError(`choose exactly one of --freeze, --plan, --compare, --recover, --list (got ${modes.length === 0 ? 'none' : modes.map(mode => `--${mode}`).join(', ')})`);
 	if (flags.hypothesis !== undefined && modes[0] !== 'freeze') throw new UsageError('--hypothesis is frozen into a plan: give it with --freeze');
+	if (flags.responses !== undefined && modes[0] !== 'freeze') throw new UsageError('--responses is frozen into a plan: give it with --freeze');
 	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
 	switch (modes[0]!) {
 		case 'list': return list(flags);
@@ -113,6 +116,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		controllerPath: flags.experimentController ?? null,
 		configPath: flags.config ?? null,
 		...(flags.hypothesis === undefined ? {} : {hypothesis: flags.hypothesis.trim()}),
+		responsesPath: flags.responses ?? null,
 		sandbox: flags.sandbox === true,
 	});
 	try {

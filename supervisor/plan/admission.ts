@@ -10,6 +10,7 @@ import type {Plan} from './plan-schema.js';
 import {denominatorOf, taskById} from './task-selection.js';
 import {checkControllerFiles} from './freeze-controller.js';
 import {admitSandbox} from './freeze-sandbox.js';
+import {admitResponses} from './freeze-responses.js';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
 
 export interface AdmissionResult {
@@ -46,6 +47,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 		differences.push(`configuration: ${(error as Error).message}`);
 	}
 	differences.push(...admitSandbox(plan.sandbox));
+	differences.push(...await admitResponses(plan.provider));
 	if (plan.controller !== null) differences.push(...await checkControllerFiles(ControllerIdentity.parse(plan.controller.identity)));
 	if (configuration !== undefined) {
 		const present = tasks.filter((task): task is TaskDefinition => task !== null);

@@ -9,6 +9,7 @@ import {planSchema, type Plan, type PlanController, type PlanProvider} from './p
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
 import {freezeSandbox} from './freeze-sandbox.js';
+import {freezeResponses} from './freeze-responses.js';
 import {writeJson} from '../../files/write-json.js';
 
 export interface FreezeOptions {
@@ -27,6 +28,8 @@ export interface FreezeOptions {
 	cwd?: string;
 	/** What the experiment expects to show, frozen with it. */
 	hypothesis?: string;
+	/** A response script the scripted provider plays the tasks from; its digest joins the provider's identity. */
+	responsesPath?: string | null;
 	/** Run tool commands and host candidates under bubblewrap; refused here when it is unusable. */
 	sandbox?: boolean;
 }
@@ -63,7 +66,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		repeat,
 		tasks: planTasks,
 		...identities,
-		provider: options.provider,
+		provider: await freezeResponses(options.provider, options.responsesPath ?? null),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
@@ -86,6 +89,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		plan.repeat === 1
 			? `  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`
 			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
+		...(plan.provider.kind === 'scripted' && plan.provider.responses !== undefined ? [`  responses: ${plan.provider.responses.path} (${plan.provider.responses.digest})`] : []),
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,

@@ -11,7 +11,12 @@ const FileDigests = z.record(z.string(), z.string().nullable());
 
 /** The model connection, as frozen: no secret, only the name of the variable that holds the key. */
 export const PlanProvider = z.discriminatedUnion('kind', [
-	z.object({kind: z.literal('scripted'), model: z.string()}),
+	z.object({
+		kind: z.literal('scripted'),
+		model: z.string(),
+		/** The response script the provider plays tasks from (`--responses`); absent when it plays the built-in references. */
+		responses: z.object({path: z.string(), digest: z.string()}).optional(),
+	}),
 	z.object({
 		kind: z.literal('openai-compatible'),
 		model: z.string(),
