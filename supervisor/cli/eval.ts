@@ -9,6 +9,7 @@ import {decisionSummary} from '../compare/decision-summary.js';
 import type {Decision} from '../compare/decision-schema.js';
 import {buildPlan, frozenPlanSummary, writePlan} from '../plan/freeze.js';
 import {resolveSelection} from '../plan/task-selection.js';
+import type {TotalBudget} from '../plan/plan-schema.js';
 import {UsageError} from '../input-error.js';
 import {failedExit, fail, okExit, reviseExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
@@ -22,6 +23,8 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	experimentController?: string;
 	hypothesis?: string;
 	responses?: string;
+	maxTotalTokens?: string;
+	maxTotalTasks?: string;
 	config?: string;
 	freeze?: string;
 	plan?: string;
@@ -55,6 +58,8 @@ export function registerEval(program: Command): void {
 		.option('--freeze <plan.json>', 'write a plan; makes no model call', absolutePath)
 		.option('--hypothesis <text>', 'with --freeze: what the experiment expects to show, frozen into the plan and shown with every decision')
 		.option('--responses <file>', 'with --freeze and the scripted provider: a response script (per task id, the model turns to play); its digest is frozen', absolutePath)
+		.option('--max-total-tokens <n>', 'with --freeze: the attempt launches no task once its tasks used n tokens; the rest fail with reason budget')
+		.option('--max-total-tasks <n>', 'with --freeze: the attempt launches at most n tasks; the rest fail with reason budget')
 		.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath)
 		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
@@ -79,6 +84,7 @@ async function dispatch(flags: EvalFlags): Promise<number> {
 	const modes = (['freeze', 'plan', 'compare', 'recover', 'list'] as const).filter(mode => flags[mode] !== undefined && flags[mode] !== false);
 	if (modes.length !== 1) throw new UsageError(`choose exactly one of --freeze, --plan, --compare, --recover, --list (got ${modes.length === 0 ? 'none' : modes.map(mode => `--${mode}`).join(', ')})`);
 	if (flags.hypothesis !== undefined && modes[0] !== 'freeze') throw new UsageError('--hypothesis is frozen into a plan: give it with --freeze');
+	if ((flags.maxTotalTokens !== undefined || flags.maxTotalTasks !== undefined) && modes[0] !== 'freeze') throw new UsageError('--max-total-tokens and --max-total-tasks are frozen into a plan: give them with --freeze');
 	if (flags.responses !== undefined && modes[0] !== 'freeze') throw new UsageError('--responses is frozen into a plan: give it with --freeze');
 	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
 	switch (modes[0]!) {
@@ -117,6 +123,7 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		configPath: flags.config ?? null,
 		...(flags.hypothesis === undefined ? {} : {hypothesis: flags.hypothesis.trim()}),
 		responsesPath: flags.responses ?? null,
+		...totalBudgetOf(flags),
 		sandbox: flags.sandbox === true,
 	});
 	try {
@@ -126,6 +133,15 @@ async function freeze(flags: EvalFlags): Promise<number> {
 	}
 	print(flags, frozenPlanSummary(flags.freeze!, plan), {plan: flags.freeze, plan_digest: plan.plan_digest, task_ids: plan.task_ids});
 	return okExit;
+}
+
+/** The total budget the flags ask for, or nothing when neither is given (the plan then has none). */
+function totalBudgetOf(flags: EvalFlags): {totalBudget?: TotalBudget} {
+	if (flags.maxTotalTokens === undefined && flags.maxTotalTasks === undefined) return {};
+	return {totalBudget: {
+		max_total_tokens: flags.maxTotalTokens === undefined ? null : positiveInteger(flags.maxTotalTokens, '--max-total-tokens'),
+		max_total_tasks: flags.maxTotalTasks === undefined ? null : positiveInteger(flags.maxTotalTasks, '--max-total-tasks'),
+	}};
 }
 
 function sideOf(flags: EvalFlags): 'baseline' | 'candidate' | undefined {

@@ -5,7 +5,7 @@ import {loadExperimentPolicy} from './experiment-policy.js';
 import {hlabVersion} from './hlab-version.js';
 import {computeIdentities} from './identities.js';
 import {sealPlan} from './plan-digest.js';
-import {planSchema, type Plan, type PlanController, type PlanProvider} from './plan-schema.js';
+import {planSchema, type Plan, type PlanController, type PlanProvider, type TotalBudget} from './plan-schema.js';
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
 import {freezeSandbox} from './freeze-sandbox.js';
@@ -28,6 +28,8 @@ export interface FreezeOptions {
 	cwd?: string;
 	/** What the experiment expects to show, frozen with it. */
 	hypothesis?: string;
+	/** The attempt's total budget; none when absent. */
+	totalBudget?: TotalBudget;
 	/** A response script the scripted provider plays the tasks from; its digest joins the provider's identity. */
 	responsesPath?: string | null;
 	/** Run tool commands and host candidates under bubblewrap; refused here when it is unusable. */
@@ -72,6 +74,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
+		...(options.totalBudget === undefined ? {} : {total_budget: options.totalBudget}),
 		...(sandbox === undefined ? {} : {sandbox}),
 	});
 }
@@ -91,6 +94,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
 		...(plan.provider.kind === 'scripted' && plan.provider.responses !== undefined ? [`  responses: ${plan.provider.responses.path} (${plan.provider.responses.digest})`] : []),
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
+		`  repetition: ${plan.repeat === 1 ? 'each task once' : `each task ${plan.repeat} times`}; total budget: ${budgetText(plan.total_budget)}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
@@ -101,4 +105,13 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 function limitsText(limits: ProviderLimits): string {
 	const parts = Object.entries(limits).filter(([, value]) => value !== null).map(([name, value]) => `${name} ${value}`);
 	return parts.join(', ');
+}
+
+function budgetText(budget: TotalBudget | undefined): string {
+	if (budget === undefined) return 'none';
+	const parts = [
+		...(budget.max_total_tokens === null ? [] : [`${budget.max_total_tokens} tokens`]),
+		...(budget.max_total_tasks === null ? [] : [`${budget.max_total_tasks} tasks`]),
+	];
+	return `${parts.join(', ')} (past it, no task is launched; the rest fail with reason budget)`;
 }
