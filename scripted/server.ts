@@ -32,11 +32,7 @@ export async function startScriptedServer(options: {tasks?: readonly ScriptedTas
 	// A response script is played for the conversations it names; the tasks' references for the others.
 	const conversations = options.conversations ?? [];
 	const prompts = conversations.map(conversation => conversation.prompt);
-	// Two conversations may share a prompt only when they play the same turns: otherwise no request could tell them apart.
-	const twice = conversations.find((conversation, index) => {
-		const first = conversations[prompts.indexOf(conversation.prompt)]!;
-		return first !== conversation && JSON.stringify(first.turns) !== JSON.stringify(conversation.turns);
-	});
+	const twice = conversations.find((conversation, index) => prompts.indexOf(conversation.prompt) !== index);
 	if (twice) throw new Error(`two scripted conversations (${twice.id} and another) have the same prompt; the provider could not tell them apart`);
 	const cache = new PromptCache();
 	// Built before listening, so that no request's latency includes it.

@@ -38,7 +38,13 @@ export function planConversations(plan: Plan, script: ResponseScript): ScriptedC
 	const tasks = prompts.filter((task): task is {id: string; prompt: string} => task.prompt !== null)
 		.map(task => ({id: task.id, prompt: task.prompt, turns: script.tasks[task.id] ?? []}));
 	const named = Object.entries(script.prompts ?? {}).map(([id, prompt]) => ({id, prompt, turns: script.tasks[id] ?? []}));
-	return [...tasks, ...named];
+	return playable([...tasks, ...named]);
+}
+
+/** Tasks that share a prompt and play the same turns are one conversation to the provider; different turns stay and are refused there. */
+function playable(conversations: ScriptedConversation[]): ScriptedConversation[] {
+	return conversations.filter((conversation, index) => !conversations.slice(0, index)
+		.some(earlier => earlier.prompt === conversation.prompt && JSON.stringify(earlier.turns) === JSON.stringify(conversation.turns)));
 }
 
 /** The conversations an attempt's scripted provider plays: none without a script; a script edited since admission is refused. */
