@@ -1,7 +1,7 @@
-import {execFileSync} from 'node:child_process';
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
+import {runInGroup} from '../../process/index.js';
 import {AttemptRecord} from '../../supervisor/attempt/attempt-record.js';
 import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
 import {computePlanDigest} from '../../supervisor/plan/plan-digest.js';
@@ -70,7 +70,8 @@ t.test('attempt.json records the machine', async t => {
 	t.ok(machine.cpu_count > 0);
 	t.ok(machine.memory_bytes > 0);
 	t.match(machine.kernel.release, /\S/);
-	t.equal(machine.evidence_fs, execFileSync('findmnt', ['-n', '-o', 'FSTYPE', '--target', ran.dir], {encoding: 'utf8'}).trim(), 'the evidence file system, as findmnt sees it');
+	const findmnt = await runInGroup({argv: ['findmnt', '-n', '-o', 'FSTYPE', '--target', ran.dir], timeoutMs: 10_000});
+	t.equal(machine.evidence_fs, findmnt.stdout?.toString().trim(), 'the evidence file system, as findmnt sees it');
 	t.match(machine.programs.git ?? '', /^git version /);
 	t.match(machine.programs.bash ?? '', /GNU bash/);
 	t.equal(machine.programs.node, process.version);
