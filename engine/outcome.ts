@@ -19,6 +19,8 @@ export type Usage = z.infer<typeof Usage>;
 export const FailureReason = z.enum([
 	'init', 'auth', 'missing_tool', 'timeout', 'unfinished', 'crash', 'output_limit',
 	'admission', 'grader', 'provider', 'tool', 'aborted', 'export', 'controller', 'host',
+	// Not launched: the attempt had spent its frozen total budget.
+	'budget',
 ]);
 export type FailureReason = z.infer<typeof FailureReason>;
 

@@ -110,7 +110,9 @@ function readBody(request: IncomingMessage): Promise<string> {
 function answer(chat: ChatRequest, {tasks, conversations}: Repertoire, cache: PromptCache): object {
 	const firstUser = chat.messages.find(message => message.role === 'user');
 	const prompt = firstUser ? textOf(firstUser.content) : '';
-	const scripted = conversations.find(candidate => candidate.prompt === prompt);
+	// A harness's task template may wrap the prompt: the exact one first, else the longest one the message carries.
+	const scripted = conversations.find(candidate => candidate.prompt === prompt)
+		?? [...conversations].sort((a, b) => b.prompt.length - a.prompt.length).find(candidate => prompt.includes(candidate.prompt));
 	if (scripted) {
 		const conversation = conversationOf(chat) ?? newConversationId();
 		return completion(chat, playScript(chat, scripted, conversation), conversation, cache);

@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {HarnessFingerprint} from '../../harness/index.js';
 import {PackageFingerprint} from '../plan/fingerprints.js';
 import {HostRef} from './report-schema.js';
+import {Machine} from './measure-machine.js';
 
 export const attemptSchema = 'harness-lab/attempt@1';
 
@@ -31,6 +32,8 @@ export const AttemptRecord = z.object({
 		git_head: z.string().nullable(),
 	}),
 	node: z.object({version: z.string(), platform: z.string(), arch: z.string(), cpus: z.number().int()}),
+	/** The machine: CPU, memory, kernel, the evidence directory's file system, the versions of git, bash and node; null in older records. */
+	machine: Machine.nullable().default(null),
 	packages: z.array(PackageFingerprint),
 	candidate: z.object({source_path: z.string(), source_digest: z.string(), code_digest: z.string(), sdk_digest: z.string()}).nullable(),
 	/** The host executable every task ran in (`--candidate-host`), null for in-process attempts. */

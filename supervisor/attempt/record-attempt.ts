@@ -8,6 +8,7 @@ import {buildDigest, gitHead} from '../evidence/build-metadata.js';
 import {packageFingerprints} from '../plan/fingerprints.js';
 import {hlabVersion} from '../plan/hlab-version.js';
 import {AttemptRecord, attemptSchema} from './attempt-record.js';
+import {measureMachine} from './measure-machine.js';
 import {hostRef} from './attempt-host.js';
 import {candidateIdentity} from './candidate-evidence.js';
 import {executableDigest} from './executable-digest.js';
@@ -33,7 +34,7 @@ export function measureSupervisor(): Promise<SupervisorCode> {
 
 /** `attempt.json`: who runs the attempt, with what code, against which services; durable, since recovery trusts it. */
 export async function recordAttempt(attempt: AttemptContext, services: Services, measuring: Promise<SupervisorCode>): Promise<void> {
-	const {build, nodeDigest, head, packages} = await measuring;
+	const [{build, nodeDigest, head, packages}, machine] = await Promise.all([measuring, measureMachine(attempt.dir)]);
 	const {plan} = attempt;
 	const record: AttemptRecord = {
 		schema: attemptSchema,
@@ -52,6 +53,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 			git_head: head,
 		},
 		node: {version: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length},
+		machine,
 		packages,
 		candidate: candidateIdentity(services.candidate),
 		host: hostRef(services.host),

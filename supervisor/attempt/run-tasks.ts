@@ -9,6 +9,7 @@ import {type AttemptTask, builtinAttemptTask} from './attempt-task.js';
 import {cartridgeAttemptTasks} from './cartridge-tasks.js';
 import {controllerAttemptTasks} from './controller-tasks.js';
 import {TaskLeakWatch} from './audit-leaks.js';
+import {BudgetGate} from './total-budget.js';
 import {executeTask, type TaskRunner} from './execute-task.js';
 import {exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
 import {failedResult, type TaskFailure} from './failed-result.js';
@@ -37,12 +38,13 @@ export async function runTasks(attempt: AttemptContext, admission: Admission, se
 	const {plan} = attempt;
 	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
 	const watch = new TaskLeakWatch(attempt);
+	const budget = new BudgetGate(plan.total_budget);
 	try {
 		const recorded = await runInFrozenOrder<RecordedTask>({
 			count: plan.task_ids.length,
 			lanes: lanesOf(plan),
 			signal: attempt.signal,
-			run: index => runOneTask(runner, index, progress, watch),
+			run: index => withinBudget(runner, index, budget, progress, () => runOneTask(runner, index, progress, watch)),
 			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
 			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
 		});
@@ -56,6 +58,19 @@ function attemptTasks(attempt: AttemptContext, admission: Admission): Array<Atte
 	if (attempt.plan.controller !== null) return controllerAttemptTasks(attempt.plan, attempt.dir, attempt.signal);
 	if (admission.cartridge !== null) return cartridgeAttemptTasks(attempt.plan, admission.cartridge);
 	return admission.result.tasks.map(task => (task === null ? null : builtinAttemptTask(task)));
+}
+
+/** Launches the task when the total budget allows it; otherwise records it failed with reason `budget`. */
+async function withinBudget(runner: TaskRunner, index: number, budget: BudgetGate, progress: Progress, run: () => Promise<RecordedTask>): Promise<RecordedTask> {
+	const refused = budget.launch();
+	if (refused !== null) {
+		const result = await recordFailedTask(runner.attempt, index, refused);
+		progress.finished(result, false);
+		return {result, problem: null};
+	}
+	const recorded = await run();
+	budget.finished(recorded.result);
+	return recorded;
 }
 
 interface RecordedTask {

@@ -13,6 +13,7 @@ import {hostExecutor} from './host-execution.js';
 import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
 import type {AttemptContext} from './open-attempt.js';
 import {startProvider, type ProviderService} from './start-provider.js';
+import {loadConversations} from '../plan/freeze-responses.js';
 import {inProcessExecutor, type TaskExecutor} from './task-execution.js';
 import {createProviderLimiter, type ProviderLimiterShare} from '../../engine/provider/provider-limiter.js';
 
@@ -39,7 +40,7 @@ type Settled<T> = {value: T} | {error: Error};
  */
 export async function startServices(attempt: AttemptContext, admission: Admission): Promise<Services> {
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
-	const starting = admission.failure === null ? settle(startProvider(attempt.plan.provider, attempt.dir, conversationsOf(admission))) : null;
+	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
 	const executor = host.session === null
@@ -73,8 +74,10 @@ async function measureCode(attempt: AttemptContext, admission: Admission, starti
 }
 
 /** A cartridge plan's cases as the frozen response script plays them; none otherwise. */
-function conversationsOf(admission: Admission): ScriptedConversation[] {
-	return admission.cartridge === null || admission.responses === null ? [] : caseConversations(admission.cartridge.cases, admission.responses);
+/** What the scripted provider plays from a frozen response script: a cartridge's cases, or the plan's tasks. */
+async function conversationsFor(plan: Plan, admission: Admission): Promise<ScriptedConversation[]> {
+	if (admission.cartridge !== null) return admission.responses === null ? [] : caseConversations(admission.cartridge.cases, admission.responses);
+	return loadConversations(plan);
 }
 
 function authFailure(plan: Plan): TaskFailure | null {

@@ -9,7 +9,8 @@ import {decisionSummary} from '../compare/decision-summary.js';
 import type {Decision} from '../compare/decision-schema.js';
 import {buildPlan, frozenPlanSummary, writePlan} from '../plan/freeze.js';
 import {resolveSelection} from '../plan/task-selection.js';
-import {frozenResponses, loadPlanCartridge} from '../plan/cartridge-identity.js';
+import {loadPlanCartridge} from '../plan/cartridge-identity.js';
+import type {TotalBudget} from '../plan/plan-schema.js';
 import {UsageError} from '../input-error.js';
 import {failedExit, fail, okExit, reviseExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
@@ -22,13 +23,15 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	experimentPolicy?: string;
 	experimentController?: string;
 	hypothesis?: string;
+	responses?: string;
+	maxTotalTokens?: string;
+	maxTotalTasks?: string;
 	config?: string;
 	freeze?: string;
 	plan?: string;
 	candidate?: string;
 	candidateHost?: string;
 	cartridge?: string;
-	responses?: string;
 	candidateCartridge?: string;
 	side?: string;
 	artifacts?: string;
@@ -57,11 +60,13 @@ export function registerEval(program: Command): void {
 		.option('--config <file>', `configuration file (default: ./harness-lab.config.json when present)`, absolutePath)
 		.option('--freeze <plan.json>', 'write a plan; makes no model call', absolutePath)
 		.option('--hypothesis <text>', 'with --freeze: what the experiment expects to show, frozen into the plan and shown with every decision')
+		.option('--responses <file>', 'with --freeze and the scripted provider: a response script (per task or case id, the model turns to play; a cartridge needs one); its digest is frozen', absolutePath)
+		.option('--max-total-tokens <n>', 'with --freeze: the attempt launches no task once its tasks used n tokens; the rest fail with reason budget')
+		.option('--max-total-tasks <n>', 'with --freeze: the attempt launches at most n tasks; the rest fail with reason budget')
 		.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath)
 		.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 		.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
 		.option('--cartridge <dir>', 'with --freeze: the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
-		.option('--responses <file>', 'with --freeze --cartridge and --provider scripted: the response script the scripted provider plays, frozen by its digest', absolutePath)
 		.option('--candidate-cartridge <dir>', 'with a cartridge plan: a changed cartridge whose harness runs the plan\'s cases (its cases, collectors and graders must be the plan\'s)', absolutePath)
 		.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
 		.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
@@ -84,6 +89,8 @@ async function dispatch(flags: EvalFlags): Promise<number> {
 	const modes = (['freeze', 'plan', 'compare', 'recover', 'list'] as const).filter(mode => flags[mode] !== undefined && flags[mode] !== false);
 	if (modes.length !== 1) throw new UsageError(`choose exactly one of --freeze, --plan, --compare, --recover, --list (got ${modes.length === 0 ? 'none' : modes.map(mode => `--${mode}`).join(', ')})`);
 	if (flags.hypothesis !== undefined && modes[0] !== 'freeze') throw new UsageError('--hypothesis is frozen into a plan: give it with --freeze');
+	if ((flags.maxTotalTokens !== undefined || flags.maxTotalTasks !== undefined) && modes[0] !== 'freeze') throw new UsageError('--max-total-tokens and --max-total-tasks are frozen into a plan: give them with --freeze');
+	if (flags.responses !== undefined && modes[0] !== 'freeze') throw new UsageError('--responses is frozen into a plan: give it with --freeze');
 	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
 	if ((flags.cartridge !== undefined || flags.responses !== undefined) && modes[0] !== 'freeze') throw new UsageError('--cartridge and --responses are frozen into a plan: give them with --freeze');
 	if (flags.candidateCartridge !== undefined && modes[0] !== 'plan') throw new UsageError('--candidate-cartridge runs an attempt: give it with --plan');
@@ -108,7 +115,7 @@ function list(flags: EvalFlags): number {
 }
 
 async function freeze(flags: EvalFlags): Promise<number> {
-	const {provider, maxSteps, timeoutMs} = await withResponses(readProviderFlags(flags), flags);
+	const {provider, maxSteps, timeoutMs} = requireResponses(readProviderFlags(flags), flags);
 	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const plan = await buildPlan({
@@ -122,6 +129,8 @@ async function freeze(flags: EvalFlags): Promise<number> {
 		controllerPath: flags.experimentController ?? null,
 		configPath: flags.config ?? null,
 		...(flags.hypothesis === undefined ? {} : {hypothesis: flags.hypothesis.trim()}),
+		responsesPath: flags.responses ?? null,
+		...totalBudgetOf(flags),
 		sandbox: flags.sandbox === true,
 		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
 	});
@@ -134,15 +143,19 @@ async function freeze(flags: EvalFlags): Promise<number> {
 	return okExit;
 }
 
-/** A cartridge's cases have no reference behaviour: the scripted provider plays them from a response script, frozen by digest. */
-async function withResponses(choice: ProviderChoice, flags: EvalFlags): Promise<ProviderChoice> {
-	if (flags.responses === undefined) {
-		if (flags.cartridge !== undefined && choice.provider.kind === 'scripted') throw new UsageError('--cartridge with --provider scripted needs --responses FILE (a response script)');
-		return choice;
-	}
-	if (flags.cartridge === undefined) throw new UsageError('--responses applies only with --cartridge');
-	if (choice.provider.kind !== 'scripted') throw new UsageError('--responses applies only with --provider scripted');
-	return {...choice, provider: {...choice.provider, responses: await frozenResponses(flags.responses)}};
+/** A cartridge's cases have no reference behaviour: with the scripted provider it needs a response script to play them. */
+function requireResponses(choice: ProviderChoice, flags: EvalFlags): ProviderChoice {
+	if (flags.responses === undefined && flags.cartridge !== undefined && choice.provider.kind === 'scripted') throw new UsageError('--cartridge with --provider scripted needs --responses FILE (a response script)');
+	return choice;
+}
+
+/** The total budget the flags ask for, or nothing when neither is given (the plan then has none). */
+function totalBudgetOf(flags: EvalFlags): {totalBudget?: TotalBudget} {
+	if (flags.maxTotalTokens === undefined && flags.maxTotalTasks === undefined) return {};
+	return {totalBudget: {
+		max_total_tokens: flags.maxTotalTokens === undefined ? null : positiveInteger(flags.maxTotalTokens, '--max-total-tokens'),
+		max_total_tasks: flags.maxTotalTasks === undefined ? null : positiveInteger(flags.maxTotalTasks, '--max-total-tasks'),
+	}};
 }
 
 function sideOf(flags: EvalFlags): 'baseline' | 'candidate' | undefined {

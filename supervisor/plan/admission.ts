@@ -1,6 +1,6 @@
 import type {LoadedCartridge} from '../../cartridges/index.js';
 import type {TaskDefinition} from '../../tasks/index.js';
-import {cartridgeDifferences, cartridgeIdentities, planCartridgeOf, responsesDifferences} from './cartridge-identity.js';
+import {cartridgeDifferences, cartridgeIdentities, planCartridgeOf} from './cartridge-identity.js';
 import {loadConfiguration} from './configuration.js';
 import {digestScheme} from '../../files/digest.js';
 import {computeIdentities, type Identities} from './identities.js';
@@ -12,6 +12,7 @@ import type {Plan} from './plan-schema.js';
 import {denominatorOf, taskById} from './task-selection.js';
 import {checkControllerFiles} from './freeze-controller.js';
 import {admitSandbox} from './freeze-sandbox.js';
+import {admitResponses} from './freeze-responses.js';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
 
 export interface AdmissionResult {
@@ -51,6 +52,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 		differences.push(`configuration: ${(error as Error).message}`);
 	}
 	differences.push(...admitSandbox(plan.sandbox));
+	differences.push(...await admitResponses(plan.provider));
 	if (plan.controller !== null) differences.push(...await checkControllerFiles(ControllerIdentity.parse(plan.controller.identity)));
 	if (configuration !== undefined) {
 		const present = tasks.filter((task): task is TaskDefinition => task !== null);
@@ -77,14 +79,13 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 async function cartridgeAdmission(plan: Plan, now: Identities, options: AdmissionOptions): Promise<string[]> {
 	if (plan.cartridge === undefined) return [];
 	const given = options.cartridge ?? {loaded: null, problems: ['no cartridge was given to admission'], candidate: false};
-	const out = await responsesDifferences(plan);
 	if (given.loaded === null) {
 		// Nothing to recompute the suite from: the load problems say why, without a list of every scorer file as missing.
 		Object.assign(now, {task_sources: plan.task_sources, scorer: plan.scorer});
-		return [...out, ...given.problems.map(problem => `cartridge: ${problem}`)];
+		return given.problems.map(problem => `cartridge: ${problem}`);
 	}
 	Object.assign(now, await cartridgeIdentities(planCartridgeOf(given.loaded), options.root ?? installRoot));
-	return [...out, ...cartridgeDifferences(plan.cartridge, given.loaded, given.candidate)];
+	return cartridgeDifferences(plan.cartridge, given.loaded, given.candidate);
 }
 
 /** Names every way the recomputed identities differ from the recorded ones. */

@@ -63,13 +63,6 @@ export function cartridgeTasks(cartridge: LoadedCartridge, selection: string): P
 	return ids.map(id => cartridge.cases.find(entry => entry.id === id)!).map(entry => ({id: entry.id, title: entry.case.task.goal.split('\n')[0]!.slice(0, 120), tools: []}));
 }
 
-/** The response script a scripted plan plays, by path and digest; a script that cannot be read is bad input. */
-export async function frozenResponses(path: string): Promise<{path: string; digest: string}> {
-	const read = await readResponseScript(path);
-	if (!read.ok) throw new CartridgeError(read.problem);
-	return {path, digest: read.digest};
-}
-
 /**
  * What differs between a cartridge plan and the cartridge an attempt loaded, beyond the scorer files (which
  * compareIdentities names): the baseline's harness when no candidate cartridge is given, the SDK, the cartridge's name.
@@ -84,11 +77,3 @@ export function cartridgeDifferences(planned: PlanCartridge, loaded: LoadedCartr
 	return out;
 }
 
-/** A frozen response script that is gone or changed is a difference: the model side would not be the one frozen. */
-export async function responsesDifferences(plan: Plan): Promise<string[]> {
-	if (plan.provider.kind !== 'scripted' || plan.provider.responses === undefined) return [];
-	const {path, digest} = plan.provider.responses;
-	const read = await readResponseScript(path);
-	if (!read.ok) return [`provider: ${read.problem}`];
-	return read.digest === digest ? [] : [`provider: the response script ${path} changed (${digest} -> ${read.digest})`];
-}

@@ -5,10 +5,11 @@ import {loadExperimentPolicy} from './experiment-policy.js';
 import {hlabVersion} from './hlab-version.js';
 import {computeIdentities} from './identities.js';
 import {sealPlan} from './plan-digest.js';
-import {planSchema, type Plan, type PlanController, type PlanProvider} from './plan-schema.js';
+import {planSchema, type Plan, type PlanController, type PlanProvider, type TotalBudget} from './plan-schema.js';
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
 import {freezeSandbox} from './freeze-sandbox.js';
+import {freezeResponses} from './freeze-responses.js';
 import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
 import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
@@ -29,6 +30,10 @@ export interface FreezeOptions {
 	cwd?: string;
 	/** What the experiment expects to show, frozen with it. */
 	hypothesis?: string;
+	/** The attempt's total budget; none when absent. */
+	totalBudget?: TotalBudget;
+	/** A response script the scripted provider plays the tasks from; its digest joins the provider's identity. */
+	responsesPath?: string | null;
 	/** Run tool commands and host candidates under bubblewrap; refused here when it is unusable. */
 	sandbox?: boolean;
 	/** `--cartridge DIR`: its cases are the task source, its suite the scorer, its Harness the baseline. */
@@ -73,13 +78,14 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		repeat,
 		tasks: planTasks,
 		...identities,
-		provider: options.provider,
+		provider: await freezeResponses(options.provider, options.responsesPath ?? null),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
 		...(cartridge === undefined ? {} : {cartridge}),
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
+		...(options.totalBudget === undefined ? {} : {total_budget: options.totalBudget}),
 		...(sandbox === undefined ? {} : {sandbox}),
 	});
 }
@@ -97,7 +103,9 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		plan.repeat === 1
 			? `  tasks (${plan.task_ids.length}): ${plan.task_ids.join(', ')}`
 			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
+		...(plan.provider.kind === 'scripted' && plan.provider.responses !== undefined ? [`  responses: ${plan.provider.responses.path} (${plan.provider.responses.digest})`] : []),
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
+		`  repetition: ${plan.repeat === 1 ? 'each task once' : `each task ${plan.repeat} times`}; total budget: ${budgetText(plan.total_budget)}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		...(plan.cartridge === undefined ? [] : [`  cartridge ${plan.cartridge.name} (${plan.cartridge.dir}); baseline harness ${plan.cartridge.baseline.digest}`]),
@@ -109,4 +117,13 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 function limitsText(limits: ProviderLimits): string {
 	const parts = Object.entries(limits).filter(([, value]) => value !== null).map(([name, value]) => `${name} ${value}`);
 	return parts.join(', ');
+}
+
+function budgetText(budget: TotalBudget | undefined): string {
+	if (budget === undefined) return 'none';
+	const parts = [
+		...(budget.max_total_tokens === null ? [] : [`${budget.max_total_tokens} tokens`]),
+		...(budget.max_total_tasks === null ? [] : [`${budget.max_total_tasks} tasks`]),
+	];
+	return `${parts.join(', ')} (past it, no task is launched; the rest fail with reason budget)`;
 }

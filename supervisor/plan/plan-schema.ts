@@ -68,6 +68,12 @@ export const PlanCartridge = z.object({
 	graders: z.array(z.object({path: z.string(), source: z.string(), exports: z.array(z.object({name: z.string(), marks: z.array(z.string())}))})),
 });
 export type PlanCartridge = z.infer<typeof PlanCartridge>;
+/** What one attempt may spend in all; past it no more tasks are launched. Null: no limit on that measure. */
+export const TotalBudget = z.object({
+	max_total_tokens: z.number().int().positive().nullable(),
+	max_total_tasks: z.number().int().positive().nullable(),
+}).refine(budget => budget.max_total_tokens !== null || budget.max_total_tasks !== null, 'a total budget limits tokens, tasks, or both');
+export type TotalBudget = z.infer<typeof TotalBudget>;
 
 export const Plan = z.object({
 	schema: z.literal(planSchema),
@@ -96,6 +102,8 @@ export const Plan = z.object({
 	cartridge: PlanCartridge.optional(),
 	/** What the experiment expects to show, written before running; absent (not null) when none was given, so older plans keep their digests. */
 	hypothesis: z.string().min(1).optional(),
+	/** The whole attempt's budget (`--max-total-tokens`, `--max-total-tasks`); absent when none was given, so older plans keep their digests. */
+	total_budget: TotalBudget.optional(),
 	/** Present when frozen with `--sandbox`; absent otherwise, so plans frozen without it keep their digest. */
 	sandbox: PlanSandbox.optional(),
 	/** sha256 over the canonical JSON of every other field. */

@@ -143,7 +143,7 @@ t.test('a changed response script is refused at admission', async t => {
 	const dir = join(work, 'script-changed');
 	const run = await hlab(['eval', '--plan', scriptPlan, '--artifacts', dir]);
 	t.equal(run.record.exit_code, 1);
-	t.match((await readReport(dir)).admission.differences.join('\n'), /provider: the response script .* changed/);
+	t.match((await readReport(dir)).admission.differences.join('\n'), /response script: .* \(edited after freezing\)/);
 });
 
 t.test('a case whose task seeds files runs in a workspace seeded from them, and --task selects cases', async t => {

@@ -53,6 +53,14 @@ t.test('plays the turns of a conversation in order, one per request, in the chat
 	t.ok(second.usage!.prompt_tokens_details!.cached_tokens! > 0, 'the conversation is followed by its call ids (simulated cache)');
 });
 
+t.test('a prompt wrapped by a task template is still recognized; a message carrying no scripted prompt is not', async t => {
+	const client = await serve(t);
+	const wrapped = await client.chat.completions.create({model: 'any', tools, messages: [{role: 'user', content: `Task (profit_math):\n${prompt}\nWork in the workspace.`}]});
+	t.equal(wrapped.choices[0]!.message.content, 'Publishing.');
+	const unknown = await apiError(client.chat.completions.create({model: 'any', tools, messages: [{role: 'user', content: 'Publish report.json for revenue 120.'}]}));
+	t.equal(unknown?.status, 400);
+});
+
 t.test('a script that runs out fails with script_exhausted', async t => {
 	const client = await serve(t);
 	const messages: OpenAI.ChatCompletionMessageParam[] = [

@@ -1,0 +1,58 @@
+import {TasksResult} from '../../controller-protocol/index.js';
+import {readResponseScript, type ResponseScript, type ScriptedConversation} from '../../scripted/response-script.js';
+import {InputError} from '../input-error.js';
+import type {Plan, PlanProvider} from './plan-schema.js';
+import {taskById} from './task-selection.js';
+
+/** A response script that cannot be frozen or played: unreadable, invalid, or for a provider that is not scripted. */
+export class ResponseScriptError extends InputError {
+	readonly reason = 'response_script';
+}
+
+/** The provider as frozen with a response script: its path and digest become part of the provider's identity. */
+export async function freezeResponses(provider: PlanProvider, path: string | null): Promise<PlanProvider> {
+	if (path === null) return provider;
+	if (provider.kind !== 'scripted') throw new ResponseScriptError('--responses is played by the scripted provider: give it with --provider scripted');
+	const read = await readResponseScript(path);
+	if (!read.ok) throw new ResponseScriptError(read.problem);
+	return {...provider, responses: {path, digest: read.digest}};
+}
+
+/** Admission's view of the frozen script: the file must still give the frozen digest. */
+export async function admitResponses(provider: PlanProvider): Promise<string[]> {
+	if (provider.kind !== 'scripted' || provider.responses === undefined) return [];
+	const read = await readResponseScript(provider.responses.path);
+	if (!read.ok) return [`response script: ${read.problem}`];
+	if (read.digest !== provider.responses.digest) return [`response script: ${provider.responses.path} was ${provider.responses.digest}, now ${read.digest} (edited after freezing)`];
+	return [];
+}
+
+/**
+ * The conversations the scripted provider plays for a plan: one per task, recognized by the task's prompt, with the
+ * turns the script gives it (none when it names none, so the task's first request fails as `script_exhausted`).
+ */
+export function planConversations(plan: Plan, script: ResponseScript): ScriptedConversation[] {
+	const prompts = plan.controller === null
+		? plan.tasks.map(task => ({id: task.id, prompt: taskById(task.id)?.prompt ?? null}))
+		: TasksResult.parse(plan.controller.tasks).tasks.map(task => ({id: task.id, prompt: task.prompt}));
+	const tasks = prompts.filter((task): task is {id: string; prompt: string} => task.prompt !== null)
+		.map(task => ({id: task.id, prompt: task.prompt, turns: script.tasks[task.id] ?? []}));
+	const named = Object.entries(script.prompts ?? {}).map(([id, prompt]) => ({id, prompt, turns: script.tasks[id] ?? []}));
+	return playable([...tasks, ...named]);
+}
+
+/** Tasks that share a prompt and play the same turns are one conversation to the provider; different turns stay and are refused there. */
+function playable(conversations: ScriptedConversation[]): ScriptedConversation[] {
+	return conversations.filter((conversation, index) => !conversations.slice(0, index)
+		.some(earlier => earlier.prompt === conversation.prompt && JSON.stringify(earlier.turns) === JSON.stringify(conversation.turns)));
+}
+
+/** The conversations an attempt's scripted provider plays: none without a script; a script edited since admission is refused. */
+export async function loadConversations(plan: Plan): Promise<ScriptedConversation[]> {
+	const {provider} = plan;
+	if (provider.kind !== 'scripted' || provider.responses === undefined) return [];
+	const read = await readResponseScript(provider.responses.path);
+	if (!read.ok) throw new ResponseScriptError(read.problem);
+	if (read.digest !== provider.responses.digest) throw new ResponseScriptError(`the response script ${provider.responses.path} changed after freezing`);
+	return planConversations(plan, read.script);
+}
