@@ -92,6 +92,29 @@ for (const told of ['accept', 'revise'] as const) {
 	});
 }
 
+t.test('a controller plan runs with --candidate-host: each side a supervised host build, scored and decided by the controller', async t => {
+	const dir = await scratch(t);
+	await writeFile(join(dir, 'controller.json'), JSON.stringify(await pinFixture('decides.mjs', ['accept'])));
+	await writeFile(join(dir, 'responses.json'), JSON.stringify(decidesScript));
+	const frozen = await hlab(dir, 'eval', '--experiment-controller', 'controller.json', '--responses', 'responses.json', '--freeze', 'plan.json');
+	t.equal(frozen.status, 0, frozen.stderr);
+	const built = await hlab(dir, 'build-host', '--out', 'host');
+	t.equal(built.status, 0, built.stderr);
+	for (const side of ['baseline', 'candidate']) {
+		const ran = await hlab(dir, 'eval', '--plan', 'plan.json', '--candidate-host', 'host/hlab', '--side', side, '--artifacts', side, '--json');
+		t.equal(ran.status, 0, `${side}: ${ran.stderr}`);
+		const report = await readReport(join(dir, side));
+		t.equal(report.timing, 'supervised-host');
+		t.same(report.tasks.map(task => [task.task_id, task.status]), [['alpha', 'passed'], ['beta', 'passed']], `${side}: the controller scored the host's workspaces`);
+		t.ok(report.tasks.every(task => task.usage?.turns === 2), `${side}: the metered turns are the script's`);
+	}
+	const compared = await hlab(dir, 'eval', '--compare', 'baseline/report.json,candidate/report.json', '--decision-output', 'decision.json', '--json');
+	t.equal(compared.status, 0, compared.stderr);
+	const decision = Decision.parse(JSON.parse(compared.stdout));
+	t.equal(decision.decided_by, 'controller');
+	t.equal(decision.timing?.kind, 'supervised');
+});
+
 t.test('admission refuses a response script edited after freezing', async t => {
 	const dir = await scratch(t);
 	await writeFile(join(dir, 'controller.json'), JSON.stringify(await pinFixture('decides.mjs', ['accept'])));
