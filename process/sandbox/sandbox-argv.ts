@@ -1,4 +1,4 @@
-import {existsSync, statSync} from 'node:fs';
+import {existsSync, realpathSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {namespaceArgs} from './check-sandbox.js';
 import type {Sandbox} from './sandbox-options.js';
@@ -20,7 +20,7 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 		'--dev', '/dev',
 		'--proc', '/proc',
 		'--tmpfs', '/tmp',
-		...sandbox.readable.map(entry => path.resolve(entry)).filter(entry => existsSync(entry)).flatMap(entry => ['--ro-bind', entry, entry]),
+		...[...runtimeUnderTmp(), ...sandbox.readable.map(entry => path.resolve(entry))].filter(entry => existsSync(entry)).flatMap(entry => ['--ro-bind', entry, entry]),
 		...dirs.flatMap(dir => ['--tmpfs', dir]),
 		...files.flatMap(file => ['--ro-bind', '/dev/null', file]),
 		...sandbox.writable.map(entry => path.resolve(entry)).flatMap(dir => ['--bind', dir, dir]),
@@ -29,4 +29,15 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 		'--',
 		...argv,
 	];
+}
+
+/**
+ * The private /tmp hides scratch files, not the programs a command is run with: when this Node or a folder on PATH
+ * lives under /tmp (a checkout cloned there, its node_modules/.bin first on PATH), it stays readable.
+ */
+function runtimeUnderTmp(): string[] {
+	const underTmp = (entry: string): boolean => entry === '/tmp' ? false : entry.startsWith('/tmp/');
+	const node = path.dirname(realpathSync(process.execPath));
+	const onPath = (process.env.PATH ?? '').split(path.delimiter).filter(entry => path.isAbsolute(entry));
+	return [...new Set([node, ...onPath].filter(underTmp))];
 }
