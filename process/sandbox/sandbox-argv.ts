@@ -33,11 +33,13 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 
 /**
  * The private /tmp hides scratch files, not the programs a command is run with: when this Node or a folder on PATH
- * lives under /tmp (a checkout cloned there, its node_modules/.bin first on PATH), it stays readable.
+ * lives under /tmp (a checkout cloned there, its node_modules/.bin first on PATH), it stays readable. A Node
+ * installed in a node_modules folder (the `node` package) keeps that folder, whose modules Node may be told to preload.
  */
 function runtimeUnderTmp(): string[] {
-	const underTmp = (entry: string): boolean => entry === '/tmp' ? false : entry.startsWith('/tmp/');
+	const underTmp = (entry: string): boolean => entry.startsWith('/tmp/');
 	const node = path.dirname(realpathSync(process.execPath));
+	const modules = node.lastIndexOf('/node_modules/');
 	const onPath = (process.env.PATH ?? '').split(path.delimiter).filter(entry => path.isAbsolute(entry));
-	return [...new Set([node, ...onPath].filter(underTmp))];
+	return [...new Set([modules === -1 ? node : node.slice(0, modules + '/node_modules'.length), ...onPath].filter(underTmp))];
 }
