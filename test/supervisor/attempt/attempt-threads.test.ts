@@ -16,7 +16,8 @@ const ids = ['background_job_poll', 'sales_report', 'json_config_migration', 'im
 async function freezePlan(dir: string, concurrency: number, selection = ids, timeoutMs = 60_000): Promise<string> {
 	const policyPath = join(dir, `policy-${concurrency}.json`);
 	await writeFile(policyPath, JSON.stringify({concurrency}));
-	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: selection.join(','), maxSteps: 12, timeoutMs, policyPath, controllerPath: null, configPath: null, cwd: dir});
+	// background_job_poll polls until its job is done: on a loaded machine that can take many more than 12 steps.
+	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: selection.join(','), maxSteps: 45, timeoutMs, policyPath, controllerPath: null, configPath: null, cwd: dir});
 	const path = join(dir, `plan-${concurrency}.json`);
 	await writePlan(path, plan);
 	return path;
