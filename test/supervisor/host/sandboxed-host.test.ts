@@ -40,8 +40,7 @@ async function runPrying(t: Parameters<typeof tempDir>[0], sandboxed: boolean): 
 	const outside = join(root, 'outside.txt');
 	const run = await runHostTask(session, {
 		index: 0, task: {id: 'a', prompt: 'pry'}, workspace, stateDir: state, provider, maxSteps: 1, deadlineMs: 20_000,
-		// tap's NODE_OPTIONS loads its own hooks from the checkout, which a private /tmp hides when the checkout lives there.
-		env: {SECRET_FILE: join(secrets, 'expected.txt'), OUTSIDE_FILE: outside, NODE_OPTIONS: ''},
+		env: {SECRET_FILE: join(secrets, 'expected.txt'), OUTSIDE_FILE: outside},
 		...(sandboxed ? {sandbox} : {}),
 	});
 	await closeHostSession(session);
