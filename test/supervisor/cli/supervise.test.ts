@@ -98,8 +98,10 @@ if (cgroupBase().ok) {
 		t.teardown(() => rm(dir, {recursive: true, force: true}));
 		const {outer, inner} = await superviseEscape('proc', dir);
 		t.equal(inner.containment, 'proc');
-		// Usually missed (the README's table says so); on a loaded machine the ancestry scan can still see the parent.
-		t.equal(inner.leaks.length + outer.leaks.length, 1, 'the sleeper was ended once, by the inner sweep or by the outer cgroup');
+		// Usually missed (the README's table says so). On a loaded machine the ancestry scan can still see the parent, or the
+		// group kill can land before `setsid` ran, which ends the child as a group member and records no leak at all.
+		t.ok(inner.leaks.length + outer.leaks.length <= 1, 'the sleeper was ended at most once, by the inner sweep or by the outer cgroup');
+		t.same(outer.survivors, [], 'nothing outlived the outer cgroup');
 		if (outer.leaks.length === 1) t.equal(outer.killed.find(entry => entry.pid === outer.leaks[0])?.comm, 'sleep');
 	});
 }
