@@ -1,24 +1,34 @@
-import {mkdtemp, readFile} from 'node:fs/promises';
+import {mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {dirname, join, relative} from 'node:path';
 import t from 'tap';
+import {ControllerCheckResult} from '../../checks/controller/result-schema.js';
+import {hlabLauncher} from '../../checks/hlab-command.js';
+import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
-import {runControllerCheck} from '../../checks/controller/run-check.js';
-import {checkoutHlab, controllerPlan} from './controller-fixtures.js';
 
 checkNoLeaks(t);
 
-t.test('the controller check passes against this checkout\'s compare', async t => {
-	const hlab = await checkoutHlab();
+t.test('the controller check passes against this checkout\'s compare, built, frozen and run as a user runs them', async t => {
+	// From a working directory of the caller's, every path option relative to it.
 	const root = await mkdtemp(join(tmpdir(), 'hlab-controller-check-'));
-	const plan = await controllerPlan(root);
+	t.teardown(() => rm(root, {recursive: true, force: true}));
+	// The check starts bin/hlab.js by its `#!/usr/bin/env node`, which must find this Node.
+	const env = {PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`};
+	const run = async (args: string[]) => {
+		const result = await hlab(args, {cwd: root, env, timeoutMs: 240_000});
+		t.equal(result.record.exit_code, 0, `hlab ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+	};
+	await run(['controller', 'build', '--out', 'controller']);
+	await run(['controller', 'verify', 'controller/controller.json']);
+	await run(['eval', '--experiment-controller', './controller/controller.json', '--freeze', 'plan.json']);
+	await run(['check', 'controller', '--hlab', relative(root, hlabLauncher), '--plan', 'plan.json', '--output', './check']);
 	const out = join(root, 'check');
-	const result = await runControllerCheck({hlab, plan, outputDir: out});
+	const result = ControllerCheckResult.parse(JSON.parse(await readFile(join(out, 'result.json'), 'utf8')));
 	for (const step of result.steps) t.ok(step.passed, `${step.name}: ${step.problems.join('; ') || 'ok'}`);
 	t.equal(result.passed, true);
 	t.same(result.steps.map(step => step.name), ['controller-plan', 'honest-control', 'fabricated-verdict', 'rescore-failed', 'edited-candidate']);
-	const written = JSON.parse(await readFile(join(out, 'result.json'), 'utf8'));
-	t.match(written.label, /framework verification.*not a model experiment/);
+	t.match(result.label, /framework verification.*not a model experiment/);
 	t.equal(JSON.parse(await readFile(join(out, 'decisions', 'fabricated.json'), 'utf8')).decision, 'reject');
 	t.ok(JSON.parse(await readFile(join(out, 'decisions', 'decision-2.json'), 'utf8')).decision, 'the edited candidate got its own decision');
 	const unscorable = JSON.parse(await readFile(join(out, 'decisions', 'unscorable.json'), 'utf8'));

@@ -15,8 +15,10 @@ const escape = 'env_cleared_daemon';
 
 /** Runs the check with a forced backend; returns its exit status, summary and result.json. */
 async function runCheck(t: Test, containment: string, extra: string[] = []) {
-	const out = path.join(await temp(t), 'check');
-	const {record, stdout} = await hlab(['check', 'process-cleanup', '--output', out, ...extra], {env: {HLAB_CONTAINMENT: containment}});
+	// Run from a working directory of the caller's, with a relative --output, as a user would.
+	const cwd = await temp(t);
+	const out = path.join(cwd, 'check');
+	const {record, stdout} = await hlab(['check', 'process-cleanup', '--output', './check', ...extra], {cwd, env: {HLAB_CONTAINMENT: containment}});
 	const result = CleanupCheckResult.parse(JSON.parse(await readFile(path.join(out, 'result.json'), 'utf8')));
 	return {exitCode: record.exit_code, stdout, result};
 }

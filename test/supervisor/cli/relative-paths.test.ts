@@ -10,11 +10,12 @@ import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);
 
-// The check controller starts bin/hlab.js by its `#!/usr/bin/env node`, which must find this Node.
+// A command that starts `bin/hlab.js` by its `#!/usr/bin/env node` must find this Node.
 const env = {PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`};
 
 /**
- * Every command, run as a user would from a working directory of their own (neither the checkout nor the test's),
+ * The `check` commands and `controller build`/`verify` are run this way by their own tests (test/checks/).
+ * Every other command, run as a user would from a working directory of their own (neither the checkout nor the test's),
  * with every path option relative to it: each must read and write exactly there.
  */
 t.test('every command resolves relative path options against the caller\'s working directory', async t => {
@@ -32,14 +33,6 @@ t.test('every command resolves relative path options against the caller\'s worki
 		const supervised = await run(['supervise', '--record', 'process.json', '--', 'true']);
 		t.equal(supervised.record.exit_code, 0, supervised.says);
 		t.ok(existsSync(here('process.json')));
-	});
-
-	t.test('check process-cleanup --output (the reference command line)', async t => {
-		const checked = await run(['check', 'process-cleanup', '--output', './cleanup-check']);
-		t.equal(checked.record.exit_code, 0, checked.says);
-		const result = JSON.parse(await readFile(here('cleanup-check/result.json'), 'utf8')) as {scenarios: Array<{name: string; passed: boolean}>};
-		t.ok(result.scenarios.length >= 8);
-		for (const scenario of result.scenarios) t.ok(scenario.passed, scenario.name);
 	});
 
 	t.test('eval: freeze, plan, candidate, compare, recover; agent; plugin', async t => {
@@ -83,22 +76,5 @@ t.test('every command resolves relative path options against the caller\'s worki
 		t.ok(existsSync(here('build/hlab')) && existsSync(here('build/build.json')));
 	});
 
-	t.test('controller build, verify, a controller plan and check controller', async t => {
-		const built = await run(['controller', 'build', '--out', 'controller']);
-		t.equal(built.record.exit_code, 0, built.says);
-		const verified = await run(['controller', 'verify', 'controller/controller.json']);
-		t.equal(verified.record.exit_code, 0, verified.says);
-		const frozen = await run(['eval', '--experiment-controller', './controller/controller.json', '--freeze', 'cplan.json']);
-		t.equal(frozen.record.exit_code, 0, frozen.says);
-		const checked = await run(['check', 'controller', '--hlab', relative(work, join(installRoot, 'bin', 'hlab.js')), '--plan', 'cplan.json', '--output', './controller-check']);
-		t.equal(checked.record.exit_code, 0, checked.says);
-		t.ok(existsSync(here('controller-check/result.json')));
-	});
-
-	t.test('check pair-recovery --output', async t => {
-		const checked = await run(['check', 'pair-recovery', '--output', './recovery-check']);
-		t.equal(checked.record.exit_code, 0, checked.says);
-		t.ok(existsSync(here('recovery-check/result.json')));
-	});
 	t.teardown(() => rm(work, {recursive: true, force: true}));
 });
