@@ -5,7 +5,7 @@ import {httpFloor} from './one-turn/stub.js';
 import {alternate, median, round, spread} from './stats.js';
 
 export const inProcessSizes = {tiny: {tasks: 2, concurrencies: [2], repetitions: 1}, full: {tasks: 500, concurrencies: [8, 64], repetitions: 2}} as const;
-export const scriptedSizes = {tiny: {tasks: 2, concurrency: 2, repetitions: 1}, full: {tasks: 500, concurrency: 8, repetitions: 2}} as const;
+export const scriptedSizes = {tiny: {tasks: 2, concurrency: 2, repetitions: 1}, full: {tasks: 500, concurrency: 8, repetitions: 1}} as const;
 
 const perTask = 'hlab per task: a fresh workspace set up from the task files, a worker-thread agent run with its journal and transcript, the independent grader, evidence export and a flushed ledger record; per attempt: process start, admission, the attempt record (digests of the build and the node binary) and the warm-up of its threads.';
 
