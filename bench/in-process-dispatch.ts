@@ -1,6 +1,9 @@
+import {existsSync} from 'node:fs';
+import {mkdtemp, rm} from 'node:fs/promises';
+import {join} from 'node:path';
 import type {Bench, BenchResult, BenchSize} from './bench-result.js';
 import {oneTurnContext, oneTurnPlan, stubPlan} from './one-turn/context.js';
-import {clearAttempts, piscinaFloor, runPlan} from './one-turn/fixture.js';
+import {clearAttempts, piscinaFloor, runPlan, type AttemptRun} from './one-turn/fixture.js';
 import {httpFloor} from './one-turn/stub.js';
 import {alternate, median, round, spread} from './stats.js';
 
@@ -24,22 +27,30 @@ export const inProcessDispatch: Bench = {
 		for (const concurrency of concurrencies) {
 			const plan = await stubPlan(tasks, concurrency);
 			const peaks: number[] = [];
+			const cpus: number[] = [];
 			const samples = await alternate(repetitions, () => httpFloor(context.dir, context.stub.url, tasks, concurrency, false), async () => {
 				const run = await runPlan(context.dir, plan, tasks);
 				await clearAttempts(context.dir);
 				if (run.peakRssMiB !== null) peaks.push(run.peakRssMiB);
+				if (run.cpuMs !== null) cpus.push(run.cpuMs);
 				return run.wallMs;
 			});
 			const [hlabMs, floorMs] = [median(samples.measured), median(samples.floor)];
 			measured[`c${concurrency}_wall_ms`] = round(hlabMs, 0);
 			measured[`c${concurrency}_tasks_per_s`] = round(tasks / (hlabMs / 1000));
 			measured[`c${concurrency}_peak_rss_mib`] = peaks.length === 0 ? -1 : round(Math.max(...peaks));
+			measured[`c${concurrency}_cpu_ms`] = cpus.length === 0 ? -1 : median(cpus);
 			measured[`c${concurrency}_ratio_to_floor`] = round(hlabMs / floorMs);
 			floor[`c${concurrency}_wall_ms`] = round(floorMs, 0);
 			allRatios.push(...samples.measured.map((value, index) => value / samples.floor[index]!));
 		}
 		const full = size === 'full';
 		if (full) measured.wall_c64_over_c8 = round(measured.c64_wall_ms! / measured.c8_wall_ms!);
+		const onTmpfs = await tmpfsEvidence(context.dir, await stubPlan(tasks, concurrencies[0]!), tasks);
+		if (onTmpfs !== null) {
+			measured[`c${concurrencies[0]}_evidence_on_tmpfs_wall_ms`] = round(onTmpfs.wallMs, 0);
+			measured[`c${concurrencies[0]}_evidence_on_tmpfs_cpu_ms`] = onTmpfs.cpuMs ?? -1;
+		}
 		const headline = full ? 8 : concurrencies[0]!;
 		const ratio = measured[`c${headline}_ratio_to_floor`]!;
 		return {
@@ -51,12 +62,23 @@ export const inProcessDispatch: Bench = {
 			floor,
 			floor_description: 'the same requests to the same stub at the same concurrency from one thread of the bench process, each answer read to its end',
 			repetitions,
-			notes: `${perTask} The floor makes the HTTP calls and nothing else.`,
+			notes: `${perTask} The floor makes the HTTP calls and nothing else. _cpu_ms is the hlab process's user + system time (all threads, from /proc). _evidence_on_tmpfs: one more attempt at the lowest concurrency with its evidence directory on the shared-memory tmpfs (/dev/shm), to show what the evidence disk costs.`,
 			// A tiny run cannot show either condition.
 			target: full ? {description: 'within 3× of the raw HTTP floor at concurrency 8, and concurrency 64 no slower than 8', met: ratio <= 3 && measured.wall_c64_over_c8! <= 1} : null,
 		};
 	},
 };
+
+/** One attempt with its evidence directory on /dev/shm (a tmpfs), or null where there is none. */
+async function tmpfsEvidence(dir: string, plan: string, tasks: number): Promise<AttemptRun | null> {
+	if (!existsSync('/dev/shm')) return null;
+	const root = await mkdtemp(join('/dev/shm', 'hlab-bench-'));
+	try {
+		return await runPlan(dir, plan, tasks, [], root);
+	} finally {
+		await rm(root, {recursive: true, force: true});
+	}
+}
 
 /** The same tasks on the scripted provider (hlab starts its own scripted server), beside a bare piscina pool calling the bench's scripted server. */
 export const inProcessScripted: Bench = {

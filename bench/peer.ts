@@ -102,7 +102,8 @@ export const peer: Bench = {
 		});
 		const hlabWall = median(samples.hlab.map(run => run.wallMs));
 		const rawFloor = median(samples.floor);
-		const hlabFigures = {hlab_wall_ms: round(hlabWall, 0), hlab_peak_rss_mib: peak(samples.hlab), hlab_over_raw_http: round(hlabWall / rawFloor)};
+		const cpus = samples.hlab.flatMap(run => (run.cpuMs === null ? [] : [run.cpuMs]));
+		const hlabFigures = {hlab_wall_ms: round(hlabWall, 0), hlab_cpu_ms: cpus.length === 0 ? -1 : median(cpus), hlab_peak_rss_mib: peak(samples.hlab), hlab_over_raw_http: round(hlabWall / rawFloor)};
 		if (skipped !== null) {
 			// Without the peer, the floor is the raw HTTP floor, so the line still says something true.
 			return {

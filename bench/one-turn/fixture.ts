@@ -75,9 +75,12 @@ export class ProcessSampler {
 	}
 }
 
-/** One `hlab eval --plan` in a new evidence directory, timed from spawn to exit; every task must pass. */
-export async function runPlan(dir: string, plan: string, count: number, extra: string[] = []): Promise<AttemptRun> {
-	const artifacts = join(dir, `attempt-${Math.random().toString(36).slice(2)}`);
+/**
+ * One `hlab eval --plan` in a new evidence directory, timed from spawn to exit; every task must pass. The evidence
+ * goes under `dir` (the scratch folder, on the OS temp disk) unless `evidenceRoot` names another folder.
+ */
+export async function runPlan(dir: string, plan: string, count: number, extra: string[] = [], evidenceRoot: string = dir): Promise<AttemptRun> {
+	const artifacts = join(evidenceRoot, `attempt-${Math.random().toString(36).slice(2)}`);
 	const sampler = new ProcessSampler();
 	try {
 		const run = await hlab(['eval', '--plan', plan, '--artifacts', artifacts, '--json', ...extra], {cwd: dir, onSpawn: sampler.onSpawn});
