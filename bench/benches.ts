@@ -2,7 +2,7 @@ import type {Bench} from './bench-result.js';
 import {cleanupCost} from './cleanup-cost.js';
 import {concurrency} from './concurrency.js';
 import {hostDispatch} from './host-dispatch.js';
-import {inProcessDispatch} from './in-process-dispatch.js';
+import {inProcessDispatch, inProcessScripted} from './in-process-dispatch.js';
 import {ledgerCost} from './ledger-cost.js';
 import {outputLimit} from './output-limit.js';
 import {peer} from './peer.js';
@@ -10,4 +10,4 @@ import {scale} from './scale.js';
 import {startupHelp, startupHostWorker} from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benches: Bench[] = [inProcessDispatch, concurrency, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker];
+export const benches: Bench[] = [inProcessDispatch, inProcessScripted, concurrency, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker];

@@ -1,16 +1,12 @@
-import {mkdir, rm, writeFile} from 'node:fs/promises';
-import {createServer, type Server} from 'node:http';
-import type {AddressInfo} from 'node:net';
-import {join} from 'node:path';
 import type {Bench, BenchResult, BenchSize} from './bench-result.js';
-import {oneTurnAnswer, oneTurnRequest, oneTurnTaskId} from './one-turn/config.js';
-import {oneTurnContext} from './one-turn/context.js';
-import {clearAttempts, hlab, runPlan, type AttemptRun} from './one-turn/fixture.js';
+import {oneTurnContext, stubPlan} from './one-turn/context.js';
+import {clearAttempts, runPlan, type AttemptRun} from './one-turn/fixture.js';
+import {httpFloor} from './one-turn/stub.js';
 import {median, round, spread} from './stats.js';
 
 export const concurrencySizes = {
 	tiny: {tasks: 4, concurrencies: [2, 4], repetitions: 1, threadPerTask: [2]},
-	full: {tasks: 512, concurrencies: [8, 64, 256], repetitions: 1, threadPerTask: [8, 64]},
+	full: {tasks: 256, concurrencies: [8, 64, 256], repetitions: 1, threadPerTask: []},
 } as const;
 
 /** The issue's figures on this machine before threads were decoupled from concurrency (a thread per task), in its own units. */
@@ -26,25 +22,20 @@ export const concurrency: Bench = {
 	async run(size: BenchSize): Promise<BenchResult> {
 		const {tasks, concurrencies, repetitions, threadPerTask} = concurrencySizes[size];
 		const context = await oneTurnContext();
-		const stub = await startStub();
-		try {
-			const measured: Record<string, number> = {};
-			const floor: Record<string, number> = {};
-			for (const level of concurrencies) {
-				const plan = await stubPlan(context.dir, stub.url, tasks, level);
-				const floorMs = median(await repeat(repetitions, () => asyncFloor(context.dir, stub.url, tasks, level)));
-				const pooled = await attempts(repetitions, () => runPlan(context.dir, plan, tasks), context.dir);
-				floor[`c${level}_wall_ms`] = round(floorMs, 0);
-				Object.assign(measured, figures(`c${level}`, pooled));
-				measured[`c${level}_ratio_to_floor`] = round(pooled.wallMs / floorMs);
-				if ((threadPerTask as readonly number[]).includes(level)) {
-					Object.assign(measured, figures(`c${level}_thread_per_task`, await attempts(repetitions, () => runPlan(context.dir, plan, tasks, ['--threads', String(level)]), context.dir)));
-				}
+		const measured: Record<string, number> = {};
+		const floor: Record<string, number> = {};
+		for (const level of concurrencies) {
+			const plan = await stubPlan(tasks, level);
+			const floorMs = median(await repeat(repetitions, () => httpFloor(context.dir, context.stub.url, tasks, level, true)));
+			const pooled = await attempts(repetitions, () => runPlan(context.dir, plan, tasks), context.dir);
+			floor[`c${level}_wall_ms`] = round(floorMs, 0);
+			Object.assign(measured, figures(`c${level}`, pooled));
+			measured[`c${level}_ratio_to_floor`] = round(pooled.wallMs / floorMs);
+			if ((threadPerTask as readonly number[]).includes(level)) {
+				Object.assign(measured, figures(`c${level}_thread_per_task`, await attempts(repetitions, () => runPlan(context.dir, plan, tasks, ['--threads', String(level)]), context.dir)));
 			}
-			return result(size, tasks, concurrencies, measured, floor, repetitions);
-		} finally {
-			await closeStub(stub.server);
 		}
+		return result(size, tasks, concurrencies, measured, floor, repetitions);
 	},
 };
 
@@ -68,7 +59,7 @@ function result(size: BenchSize, tasks: number, concurrencies: readonly number[]
 		floor_description: 'the same chat request to the same stub from one thread of the bench process, at the same concurrency, with one file written per task',
 		repetitions,
 		notes: size === 'full'
-			? `Before (the issue's figures on this machine, a thread per task): ${before}. The _thread_per_task figures rerun that layout in this run with --threads equal to the concurrency. CPU is the hlab process's own (all threads) from /proc; the stub runs in the bench process on both sides.`
+			? `Before (the issue's figures on this machine, a thread per task): ${before}. The thread-per-task layout is not rerun in full (its two runs are in bench/README.md); --size tiny still runs it once. CPU is the hlab process's own (all threads) from /proc; the stub runs in the bench process on both sides.`
 			: 'tiny: too small for the targets; the layout with a thread per task is measured at the lowest concurrency only.',
 		// A tiny run cannot show how memory and time grow with concurrency.
 		target: size === 'tiny' ? null : {description: `peak RSS at concurrency ${high} within 1.5× of concurrency ${low}, and wall time at every higher concurrency no worse than at ${low}`, met: rss <= 1.5 && walls.every(ratio => ratio <= 1)},
@@ -89,58 +80,4 @@ async function attempts(times: number, run: () => Promise<AttemptRun>, dir: stri
 		await clearAttempts(dir);
 	}
 	return runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!;
-}
-
-/** The one-turn plan against the stub, frozen by `hlab eval --freeze` with no API key sent. */
-async function stubPlan(dir: string, url: string, count: number, level: number): Promise<string> {
-	const policy = join(dir, `stub-${count}x${level}.policy.json`);
-	await writeFile(policy, JSON.stringify({concurrency: level}));
-	const path = join(dir, `stub-${count}x${level}.plan.json`);
-	await hlab(['eval', '--provider', 'openai-compatible', '--base-url', url, '--model', 'stub', '--api-key-env', '', '--task', oneTurnTaskId, '--repeat', String(count), '--max-steps', '2', '--timeout', '5m', '--experiment-policy', policy, '--freeze', path], {cwd: dir});
-	return path;
-}
-
-/** The floor: `level` asynchronous loops in this thread, each sending the engine's request and writing the answer to a file. */
-async function asyncFloor(dir: string, url: string, count: number, level: number): Promise<number> {
-	const out = join(dir, `async-floor-${Math.random().toString(36).slice(2)}`);
-	await mkdir(out);
-	const body = JSON.stringify(oneTurnRequest);
-	const started = performance.now();
-	let next = 0;
-	const lane = async (): Promise<void> => {
-		while (next < count) {
-			const index = next++;
-			const response = await fetch(`${url}/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json'}, body});
-			await writeFile(join(out, `${index}.json`), await response.text());
-		}
-	};
-	await Promise.all(Array.from({length: level}, lane));
-	const ms = performance.now() - started;
-	await rm(out, {recursive: true, force: true});
-	return ms;
-}
-
-/** A plain OpenAI-compatible endpoint: every chat request is answered at once with `done` and the task's answer. */
-async function startStub(): Promise<{url: string; server: Server}> {
-	const answer = JSON.stringify({
-		id: 'chatcmpl-bench', object: 'chat.completion', created: 0, model: 'stub',
-		choices: [{index: 0, finish_reason: 'tool_calls', message: {role: 'assistant', content: null, tool_calls: [{id: 'call_done', type: 'function', function: {name: 'done', arguments: JSON.stringify({summary: oneTurnAnswer})}}]}}],
-		usage: {prompt_tokens: 100, completion_tokens: 10, total_tokens: 110},
-	});
-	const server = createServer((request, response) => {
-		request.resume();
-		request.on('end', () => {
-			response.writeHead(200, {'content-type': 'application/json'});
-			response.end(answer);
-		});
-	});
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-	return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server};
-}
-
-function closeStub(server: Server): Promise<void> {
-	return new Promise(resolve => {
-		server.close(() => resolve());
-		server.closeAllConnections();
-	});
 }

@@ -34,7 +34,7 @@ export const scale: Bench = {
 			floor_description: 'the one-second sleep every task does (the wall time of a perfectly parallel run); beside it, the same executable spawned by hand all at once',
 			repetitions,
 			notes: 'each task is the trivial shell-script host in its own supervised process group, with its workspace, grader, evidence and ledger record. The bare spawns show what starting that many processes at once costs on this machine before any supervision. Peak memory is the hlab process\'s VmHWM from /proc (-1: never read).',
-			target: null,
+			target: size === 'tiny' ? null : {description: 'within 1.3× of the same executables spawned by hand at once (ratio_to_bare_spawns)', met: wall / bare <= 1.3},
 		};
 	},
 };

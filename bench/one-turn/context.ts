@@ -3,14 +3,17 @@ import {join} from 'node:path';
 import {startScriptedServer, type ScriptedServer} from '../../scripted/index.js';
 import {oneTurnTaskId} from './config.js';
 import {hlab, scratch} from './fixture.js';
+import {startStub, type Stub} from './stub.js';
 
 /**
  * What the one-turn benches share within one `bench/run.js`: a scratch folder, a scripted endpoint for the
- * floors and the peer (the engine's own server, as `--provider scripted` starts it inside hlab) and the plans frozen so far.
+ * scripted floors (the engine's own server, as `--provider scripted` starts it inside hlab), the plain stub
+ * (`stub.ts`) that hlab's OpenAI-compatible provider, promptfoo and the raw HTTP floor all call, and the plans frozen so far.
  */
 interface Context {
 	dir: string;
 	endpoint: ScriptedServer;
+	stub: Stub;
 	plans: Map<string, Promise<string>>;
 	remove(): Promise<void>;
 }
@@ -20,22 +23,31 @@ let shared: Promise<Context> | null = null;
 export function oneTurnContext(): Promise<Context> {
 	shared ??= (async () => {
 		const space = await scratch('one-turn');
-		return {dir: space.dir, endpoint: await startScriptedServer(), plans: new Map(), remove: space.remove};
+		return {dir: space.dir, endpoint: await startScriptedServer(), stub: await startStub(), plans: new Map(), remove: space.remove};
 	})();
 	return shared;
 }
 
 /** The plan of `count` trials of the one-turn task at `concurrency` on the scripted provider, frozen once per run by `hlab eval --freeze`. */
-export async function oneTurnPlan(count: number, concurrency: number): Promise<string> {
+export function oneTurnPlan(count: number, concurrency: number): Promise<string> {
+	return frozenPlan(`${count}x${concurrency}`, count, concurrency, ['--provider', 'scripted']);
+}
+
+/** The same plan on hlab's OpenAI-compatible provider against the shared stub, no API key sent. */
+export async function stubPlan(count: number, concurrency: number): Promise<string> {
+	const {stub} = await oneTurnContext();
+	return frozenPlan(`stub-${count}x${concurrency}`, count, concurrency, ['--provider', 'openai-compatible', '--base-url', stub.url, '--model', 'stub', '--api-key-env', '']);
+}
+
+async function frozenPlan(key: string, count: number, concurrency: number, provider: string[]): Promise<string> {
 	const context = await oneTurnContext();
-	const key = `${count}x${concurrency}`;
 	let plan = context.plans.get(key);
 	if (plan === undefined) {
 		plan = (async () => {
 			const policy = join(context.dir, `${key}.policy.json`);
 			await writeFile(policy, JSON.stringify({concurrency}));
 			const path = join(context.dir, `${key}.plan.json`);
-			await hlab(['eval', '--provider', 'scripted', '--task', oneTurnTaskId, '--repeat', String(count), '--max-steps', '2', '--timeout', '5m', '--experiment-policy', policy, '--freeze', path], {cwd: context.dir});
+			await hlab(['eval', ...provider, '--task', oneTurnTaskId, '--repeat', String(count), '--max-steps', '2', '--timeout', '5m', '--experiment-policy', policy, '--freeze', path], {cwd: context.dir});
 			return path;
 		})();
 		context.plans.set(key, plan);
@@ -49,5 +61,6 @@ export async function closeOneTurnContext(): Promise<void> {
 	const context = await shared;
 	shared = null;
 	await context.endpoint.close();
+	await context.stub.close();
 	await context.remove();
 }

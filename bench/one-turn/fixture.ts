@@ -48,34 +48,48 @@ export interface AttemptRun {
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const ticksPerSecond = 100;
 
-/** One `hlab eval --plan` in a new evidence directory, timed from spawn to exit; every task must pass. */
-export async function runPlan(dir: string, plan: string, count: number, extra: string[] = []): Promise<AttemptRun> {
-	const artifacts = join(dir, `attempt-${Math.random().toString(36).slice(2)}`);
-	let peak: number | null = null;
-	let cpu: number | null = null;
-	let sampler: NodeJS.Timeout | undefined;
-	const onSpawn = (pid: number): void => {
-		const read = (): void => {
-			try {
-				const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-				if (match) peak = Number(match[1]) / 1024;
-				const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-				const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-				cpu = (Number(fields[11]) + Number(fields[12])) * (1000 / ticksPerSecond);
-			} catch {
-				// The process has ended; the last reading stands.
-			}
-		};
-		sampler = setInterval(read, 10);
+/** A process's peak resident memory (VmHWM) and CPU, read from /proc every 10 ms while it runs; the last reading stands. */
+export class ProcessSampler {
+	peakRssMiB: number | null = null;
+	cpuMs: number | null = null;
+	#timer: NodeJS.Timeout | undefined;
+
+	readonly onSpawn = (pid: number): void => {
+		this.#timer = setInterval(() => this.#read(pid), 10);
 	};
+
+	#read(pid: number): void {
+		try {
+			const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+			if (match) this.peakRssMiB = Number(match[1]) / 1024;
+			const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			this.cpuMs = (Number(fields[11]) + Number(fields[12])) * (1000 / ticksPerSecond);
+		} catch {
+			// The process has ended; the last reading stands.
+		}
+	}
+
+	stop(): void {
+		clearInterval(this.#timer);
+	}
+}
+
+/**
+ * One `hlab eval --plan` in a new evidence directory, timed from spawn to exit; every task must pass. The evidence
+ * goes under `dir` (the scratch folder, on the OS temp disk) unless `evidenceRoot` names another folder.
+ */
+export async function runPlan(dir: string, plan: string, count: number, extra: string[] = [], evidenceRoot: string = dir): Promise<AttemptRun> {
+	const artifacts = join(evidenceRoot, `attempt-${Math.random().toString(36).slice(2)}`);
+	const sampler = new ProcessSampler();
 	try {
-		const run = await hlab(['eval', '--plan', plan, '--artifacts', artifacts, '--json', ...extra], {cwd: dir, onSpawn});
+		const run = await hlab(['eval', '--plan', plan, '--artifacts', artifacts, '--json', ...extra], {cwd: dir, onSpawn: sampler.onSpawn});
 		const report = JSON.parse(run.stdout!.toString()) as {totals?: {passed?: number}; report?: {totals?: {passed?: number}}};
 		const passed = report.totals?.passed ?? report.report?.totals?.passed;
 		if (passed !== count) throw new Error(`the attempt passed ${passed} of ${count} tasks (evidence kept in ${artifacts})`);
-		return {wallMs: run.record.wall_ms, peakRssMiB: peak, cpuMs: cpu};
+		return {wallMs: run.record.wall_ms, peakRssMiB: sampler.peakRssMiB, cpuMs: sampler.cpuMs};
 	} finally {
-		clearInterval(sampler);
+		sampler.stop();
 	}
 }
 

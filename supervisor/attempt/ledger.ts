@@ -1,19 +1,36 @@
 import {open, readFile} from 'node:fs/promises';
 import {LedgerRecord, ledgerRecordSchema, type TaskResult} from './report-schema.js';
 
-/** Appends one record per line; each is on disk (fsync) before the next one starts. */
+/**
+ * Appends one record per line; a record is on disk (fsync) before its append resolves. Records that arrive while a
+ * flush is under way wait for it and then go to disk together, one write and one fsync (group commit), in call order.
+ */
 export class Ledger {
-	#chain: Promise<void> = Promise.resolve();
+	/** Lines waiting for the next flush, each with its caller. */
+	#waiting: Array<{line: string; settle: (error: Error | null) => void}> = [];
+	#flushing = false;
 
 	constructor(readonly path: string, readonly attemptId: string) {}
 
 	append(result: TaskResult): Promise<void> {
 		const record: LedgerRecord = {schema: ledgerRecordSchema, attempt_id: this.attemptId, recorded_at: new Date().toISOString(), result};
 		const line = `${JSON.stringify(LedgerRecord.parse(record))}\n`;
-		const next = this.#chain.then(() => appendDurably(this.path, line));
-		// A failed append must not block the records after it; the caller sees its own failure.
-		this.#chain = next.catch(() => undefined);
-		return next;
+		return new Promise((resolve, reject) => {
+			this.#waiting.push({line, settle: error => (error === null ? resolve() : reject(error))});
+			if (!this.#flushing) void this.#flush();
+		});
+	}
+
+	/** Flushes what is waiting, then whatever arrived meanwhile; a failed flush fails its own records only. */
+	async #flush(): Promise<void> {
+		this.#flushing = true;
+		while (this.#waiting.length > 0) {
+			const batch = this.#waiting;
+			this.#waiting = [];
+			const error = await appendDurably(this.path, batch.map(entry => entry.line).join('')).then(() => null, (failure: unknown) => failure as Error);
+			for (const entry of batch) entry.settle(error);
+		}
+		this.#flushing = false;
 	}
 }
 

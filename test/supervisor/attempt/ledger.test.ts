@@ -1,4 +1,4 @@
-import {appendFile, mkdtemp, readFile, rm} from 'node:fs/promises';
+import {appendFile, mkdir, mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import t from 'tap';
@@ -20,6 +20,21 @@ t.test('records are appended one per line in call order, each a complete record'
 	const read = await readLedger(join(dir, 'ledger.jsonl'));
 	t.same(read.records.map(record => record.result.task_id), ['c', 'a', 'b']);
 	t.ok(read.records.every(record => record.schema === 'harness-lab/ledger-record@1' && record.attempt_id === 'attempt-1'));
+});
+
+t.test('a failed flush fails its own records only; the records after it still reach the file', async t => {
+	const dir = await mkdtemp(join(tmpdir(), 'hlab-ledger-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	// The ledger's folder does not exist yet, so the first flush cannot open the file.
+	const path = join(dir, 'later', 'ledger.jsonl');
+	const ledger = new Ledger(path, 'attempt-1');
+	const first = ledger.append(result(0, 'a'));
+	await t.rejects(first, {code: 'ENOENT'});
+	await mkdir(join(dir, 'later'));
+	await Promise.all(Array.from({length: 20}, (_, index) => ledger.append(result(index + 1, `t${index + 1}`))));
+	const read = await readLedger(path);
+	t.same(read.records.map(record => record.result.task_id), Array.from({length: 20}, (_, index) => `t${index + 1}`), 'every later record, in call order');
+	t.same(read.unreadable, []);
 });
 
 t.test('a torn last line after a crash keeps every earlier record', async t => {
