@@ -63,3 +63,13 @@ export async function readRefusals(redis: Redis, attemptId: string, from: number
 	const lines = await redis.lrange(refusalsKey(attemptId), from, -1);
 	return lines.map(line => WorkerRefusal.parse(JSON.parse(line)));
 }
+
+/** Every key matching `pattern`, found with SCAN (never KEYS, which blocks a shared Redis). */
+export async function removeKeys(redis: Redis, pattern: string): Promise<void> {
+	let cursor = '0';
+	do {
+		const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+		if (keys.length > 0) await redis.del(...keys);
+		cursor = next;
+	} while (cursor !== '0');
+}

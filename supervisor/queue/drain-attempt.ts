@@ -1,5 +1,5 @@
 import {Queue} from 'bullmq';
-import {withdrawAttempt} from './attempt-channel.js';
+import {removeKeys, withdrawAttempt} from './attempt-channel.js';
 import {openRedisLink} from './redis-link.js';
 import type {QueueRecord} from './queue-record.js';
 
@@ -17,6 +17,8 @@ export async function drainAttemptQueue(record: QueueRecord, url: string | null)
 		await withdrawAttempt(control, record.attempt_id);
 		const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
 		await queue.obliterate({force: true});
+		await queue.close();
+		await removeKeys(control, `bull:${record.queue}:*`);
 		return {jobs: Object.values(counts).reduce((sum, count) => sum + count, 0)};
 	} finally {
 		await queue.close();

@@ -7,7 +7,7 @@ import type {AttemptOptions} from '../attempt/attempt-options.js';
 import {failedResult, type TaskFailure} from '../attempt/failed-result.js';
 import type {Plan} from '../plan/plan-schema.js';
 import type {RecordedTask, TaskExecutor, TaskTurn} from '../attempt/task-execution.js';
-import {publishAttempt, queueNameOf, readRefusals, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
+import {publishAttempt, queueNameOf, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
 import {writeEvidence} from './evidence-transfer.js';
 import {writeQueueRecord} from './queue-record.js';
 import type {RedisLink} from './redis-link.js';
@@ -179,6 +179,8 @@ class QueueCoordinator implements TaskExecutor {
 			await this.#queue?.obliterate({force: true}).catch(() => undefined);
 		}
 		await Promise.allSettled([this.#checker?.close(true), this.#events?.close(), this.#queue?.close()]);
+		// What the closing parts wrote last (the queue's meta) goes too: nothing of the attempt stays in Redis.
+		if (this.#lost === null && this.#control !== null) await removeKeys(this.#control, `bull:${this.#name}:*`).catch(() => undefined);
 		for (const client of this.#clients) client.disconnect();
 	}
 }

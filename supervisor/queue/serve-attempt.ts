@@ -62,8 +62,10 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 				await rm(taskDir, {recursive: true, force: true});
 				return {worker: me.name, ...recorded, files: collected.files};
 			};
+			const connection = link.client(true);
+			connection.on('error', () => undefined);
 			const worker = new Worker(manifest.queue, processor, {
-				connection: link.client(true), name: me.name, concurrency: Math.min(me.concurrency, attempt.plan.policy.concurrency),
+				connection, name: me.name, concurrency: Math.min(me.concurrency, attempt.plan.policy.concurrency),
 				lockDuration: manifest.lock_ms, stalledInterval: manifest.lock_ms, maxStalledCount: 0,
 			});
 			worker.on('error', () => undefined);
@@ -73,6 +75,7 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 				// Withdrawn (or this worker stops): running tasks end as interrupted; nothing of theirs outlives them.
 				interrupt.abort();
 				await worker.close();
+				connection.disconnect();
 			}
 			return 'served';
 		} finally {
