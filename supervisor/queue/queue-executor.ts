@@ -67,12 +67,15 @@ class QueueCoordinator implements TaskExecutor {
 		events.on('completed', ({jobId}) => this.#end(jobId, {kind: 'completed'}));
 		events.on('failed', ({jobId, failedReason}) => this.#end(jobId, {kind: 'failed', reason: failedReason}));
 		events.on('stalled', ({jobId}) => this.#end(jobId, {kind: 'stalled'}));
+		events.on('error', () => undefined);
 		void events.run();
 		await events.waitUntilReady();
 		this.#events = events;
 		this.#queue = new Queue(this.#name, {connection: this.#client(false), streams: {events: {maxLen: 1000}}});
+		this.#queue.on('error', () => undefined);
 		// The coordinator checks for stalled jobs itself: a lone worker that died cannot report its own death.
 		this.#checker = new Worker(this.#name, null, {connection: this.#client(true), autorun: false, maxStalledCount: 0, stalledInterval: this.settings.lockMs, lockDuration: this.settings.lockMs});
+		this.#checker.on('error', () => undefined);
 		await this.#checker.startStalledCheckTimer();
 		await publishAttempt(this.#control, await this.#manifest());
 		this.#refusalTimer = setInterval(() => void this.#sayRefusals(), 1000);
@@ -178,6 +181,8 @@ class QueueCoordinator implements TaskExecutor {
 			await withdrawAttempt(this.#control, this.attempt.attemptId).catch(() => undefined);
 			await this.#queue?.obliterate({force: true}).catch(() => undefined);
 		}
+		// A Redis lost for good cannot answer a graceful close: the connections are dropped first, then the parts closed.
+		if (this.#lost !== null) for (const client of this.#clients) client.disconnect();
 		await Promise.allSettled([this.#checker?.close(true), this.#events?.close(), this.#queue?.close()]);
 		// What the closing parts wrote last (the queue's meta) goes too: nothing of the attempt stays in Redis.
 		if (this.#lost === null && this.#control !== null) await removeKeys(this.#control, `bull:${this.#name}:*`).catch(() => undefined);

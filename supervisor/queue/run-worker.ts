@@ -27,7 +27,7 @@ export async function runWorker(link: RedisLink, me: Omit<WorkerIdentity, 'root'
 				continue;
 			}
 			done.add(next);
-			await serveAttempt(link, control, manifest, {...me, root}, stop);
+			if (await serveAttempt(link, control, manifest, {...me, root}, stop) === 'served') me.say(`done with attempt ${next}`);
 		}
 	} finally {
 		control.disconnect();

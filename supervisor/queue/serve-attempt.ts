@@ -49,7 +49,14 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 			me.say(`serving attempt ${manifest.attempt_id}`);
 			const runTask = localTaskRunner(attempt, admission, services, services.ready.provider);
 			const total = attempt.plan.task_ids.length;
-			const processor = async (job: Job): Promise<TaskJobReturn> => {
+			const inFlight = new Set<Promise<unknown>>();
+			const processor = (job: Job): Promise<TaskJobReturn> => {
+				const running = runJob(job);
+				inFlight.add(running);
+				void running.finally(() => inFlight.delete(running)).catch(() => undefined);
+				return running;
+			};
+			const runJob = async (job: Job): Promise<TaskJobReturn> => {
 				const data = TaskJobData.parse(job.data);
 				const recorded = await runTask(data.index);
 				const taskDir = join(attempt.dir, taskDirName(data.index, data.task_id, total));
@@ -67,14 +74,19 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 			const worker = new Worker(manifest.queue, processor, {
 				connection, name: me.name, concurrency: Math.min(me.concurrency, attempt.plan.policy.concurrency),
 				lockDuration: manifest.lock_ms, stalledInterval: manifest.lock_ms, maxStalledCount: 0,
+				// A short blocking wait, so that a worker told to stop (SIGTERM) closes within its grace.
+				drainDelay: 1,
 			});
 			worker.on('error', () => undefined);
+			let withdrawn = false;
 			try {
-				while (!stop.aborted && await isOpen(control, manifest.attempt_id).catch(() => true)) await sleep(pollMs);
+				while (!stop.aborted && !withdrawn) withdrawn = !await isOpen(control, manifest.attempt_id).catch(() => true) || (await sleep(pollMs), false);
 			} finally {
-				// Withdrawn (or this worker stops): running tasks end as interrupted; nothing of theirs outlives them.
+				// Withdrawn or stopped: running tasks end as interrupted, nothing of theirs outlives them. A withdrawn attempt's
+				// jobs are gone, so their answers have nowhere to go; a stopped worker still answers with its interrupted tasks.
 				interrupt.abort();
-				await worker.close();
+				await Promise.allSettled(inFlight);
+				await worker.close(withdrawn);
 				connection.disconnect();
 			}
 			return 'served';
