@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
 import {Job, Queue, QueueEvents, Worker} from 'bullmq';
 import type {Redis} from 'ioredis';
 import type {Logger} from 'pino';
@@ -37,6 +38,9 @@ type JobEnd = {kind: 'completed'} | {kind: 'failed'; reason: string} | {kind: 's
 export function queueExecutor(link: RedisLink, settings: QueueSettings): NonNullable<AttemptOptions['remoteExecutor']> {
 	return attempt => new QueueCoordinator(link, settings, attempt);
 }
+
+/** How long the queue's parts may take to close once Redis is lost. */
+const lostCloseMs = 2000;
 
 /** BullMQ refuses integer job ids. */
 const jobIdOf = (index: number): string => `task-${index}`;
@@ -183,7 +187,9 @@ class QueueCoordinator implements TaskExecutor {
 		}
 		// A Redis lost for good cannot answer a graceful close: the connections are dropped first, then the parts closed.
 		if (this.#lost !== null) for (const client of this.#clients) client.disconnect();
-		await Promise.allSettled([this.#checker?.close(true), this.#events?.close(), this.#queue?.close()]);
+		const closing = Promise.allSettled([this.#checker?.close(true), this.#events?.close(), this.#queue?.close()]);
+		// Without Redis, BullMQ's parts may wait forever for a connection to close: they are given a moment, not the attempt.
+		await (this.#lost === null ? closing : Promise.race([closing, sleep(lostCloseMs)]));
 		// What the closing parts wrote last (the queue's meta) goes too: nothing of the attempt stays in Redis.
 		if (this.#lost === null && this.#control !== null) await removeKeys(this.#control, `bull:${this.#name}:*`).catch(() => undefined);
 		for (const client of this.#clients) client.disconnect();

@@ -12,7 +12,7 @@ export interface RedisLink {
 	/** The URL without its password, for messages and records. */
 	shown: string;
 	/** A new client; `blocking` ones (BullMQ workers, queue events) wait on Redis forever instead of failing a command. */
-	client(blocking?: boolean): Redis;
+	client(blocking?: boolean, overrides?: RedisOptions): Redis;
 }
 
 /** `redis://[[user]:password@]host[:port][/db]` or `rediss://` (TLS); anything else is bad input. */
@@ -57,5 +57,5 @@ export async function openRedisLink(text: string): Promise<RedisLink> {
 	} finally {
 		probe.disconnect();
 	}
-	return {shown, client: (blocking = false) => new Redis(url, options(blocking))};
+	return {shown, client: (blocking = false, overrides = {}) => new Redis(url, {...options(blocking), ...overrides})};
 }

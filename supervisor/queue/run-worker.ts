@@ -15,7 +15,8 @@ const idleMs = 300;
  */
 export async function runWorker(link: RedisLink, me: Omit<WorkerIdentity, 'root'>, stop: AbortSignal): Promise<void> {
 	const root = await mkdtemp(join(tmpdir(), 'hlab-worker-'));
-	const control = link.client(true);
+	// Reconnects for as long as it takes, but a look at Redis fails at once while it is away, so a stop is never held up.
+	const control = link.client(true, {maxRetriesPerRequest: 1});
 	control.on('error', () => undefined);
 	const done = new Set<string>();
 	try {
