@@ -261,7 +261,9 @@ async function recover(flags: EvalFlags): Promise<number> {
 	const {report, killed} = await recoverAttempt(flags.recover!);
 	const queued = await readQueueRecord(flags.recover!);
 	if (queued !== null) {
-		const {jobs} = await drainAttemptQueue(queued, flags.queue ?? null);
+		const {jobs} = await drainAttemptQueue(queued, flags.queue ?? null).catch((error: Error) => {
+			throw new UsageError(`the report was written, but the attempt's queue ${queued.queue} could not be removed (give --queue URL, with its password if it has one): ${error.message}`, 'queue_drain');
+		});
 		process.stderr.write(`hlab: the attempt's queue ${queued.queue} was withdrawn and removed (${jobs} job${jobs === 1 ? '' : 's'} waiting or running)\n`);
 	}
 	print(flags, recoverySummary(flags.recover!, report, killed), {report: `${flags.recover}/report.json`, totals: report.totals, killed});

@@ -8,6 +8,7 @@ import type {QueueRecord} from './queue-record.js';
  * with every job in it, so no worker takes one. `url` overrides the recorded address (which never holds a password).
  */
 export async function drainAttemptQueue(record: QueueRecord, url: string | null): Promise<{jobs: number}> {
+	// The record never holds a password: a protected Redis needs the URL given again.
 	const link = await openRedisLink(url ?? record.redis);
 	const control = link.client(false);
 	control.on('error', () => undefined);

@@ -66,7 +66,7 @@ class QueueCoordinator implements TaskExecutor {
 
 	async start(): Promise<void> {
 		this.#control = this.#client(false);
-		await writeQueueRecord(this.attempt.dir, {schema: 'harness-lab/attempt-queue@1', attempt_id: this.attempt.attemptId, queue: this.#name, redis: this.link.shown});
+		await writeQueueRecord(this.attempt.dir, {schema: 'harness-lab/attempt-queue@1', attempt_id: this.attempt.attemptId, queue: this.#name, redis: this.link.bare});
 		const events = new QueueEvents(this.#name, {connection: this.#client(true), autorun: false});
 		events.on('completed', ({jobId}) => this.#end(jobId, {kind: 'completed'}));
 		events.on('failed', ({jobId, failedReason}) => this.#end(jobId, {kind: 'failed', reason: failedReason}));

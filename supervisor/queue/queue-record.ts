@@ -8,6 +8,7 @@ export const QueueRecord = z.object({
 	schema: z.literal('harness-lab/attempt-queue@1'),
 	attempt_id: z.string(),
 	queue: z.string(),
+	/** Without its password. */
 	redis: z.string(),
 });
 export type QueueRecord = z.infer<typeof QueueRecord>;

@@ -9,14 +9,16 @@ export class QueueUrlError extends InputError {
 
 /** How to reach one Redis: every client of a coordinator or a worker is made from it, with the same options. */
 export interface RedisLink {
-	/** The URL without its password, for messages and records. */
+	/** The URL with its password masked, for messages. */
 	shown: string;
+	/** The URL without its password, for records: whoever reads one gives the password again. */
+	bare: string;
 	/** A new client; `blocking` ones (BullMQ workers, queue events) wait on Redis forever instead of failing a command. */
 	client(blocking?: boolean, overrides?: RedisOptions): Redis;
 }
 
 /** `redis://[[user]:password@]host[:port][/db]` or `rediss://` (TLS); anything else is bad input. */
-export function parseRedisUrl(text: string): {url: string; shown: string} {
+export function parseRedisUrl(text: string): {url: string; shown: string; bare: string} {
 	let url: URL;
 	try {
 		url = new URL(text);
@@ -26,12 +28,12 @@ export function parseRedisUrl(text: string): {url: string; shown: string} {
 	if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new QueueUrlError('queue_url', `--queue must be a redis:// or rediss:// URL, got ${url.protocol}`);
 	if (url.hostname === '') throw new QueueUrlError('queue_url', `--queue ${redact(url)} names no host`);
 	if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) throw new QueueUrlError('queue_url', `--queue ${redact(url)}: the path must be a database number (/0, /1, ...)`);
-	return {url: url.href, shown: redact(url)};
+	return {url: url.href, shown: redact(url), bare: redact(url, '')};
 }
 
-function redact(url: URL): string {
+function redact(url: URL, mask = '***'): string {
 	const copy = new URL(url.href);
-	if (copy.password !== '') copy.password = '***';
+	if (copy.password !== '') copy.password = mask;
 	return copy.href;
 }
 
@@ -41,7 +43,7 @@ function redact(url: URL): string {
  * instead of hanging it; a blocking one (workers) keeps retrying, as BullMQ asks (maxRetriesPerRequest: null).
  */
 export async function openRedisLink(text: string): Promise<RedisLink> {
-	const {url, shown} = parseRedisUrl(text);
+	const {url, shown, bare} = parseRedisUrl(text);
 	const options = (blocking: boolean): RedisOptions => ({
 		connectTimeout: 5000,
 		maxRetriesPerRequest: blocking ? null : 3,
@@ -57,5 +59,5 @@ export async function openRedisLink(text: string): Promise<RedisLink> {
 	} finally {
 		probe.disconnect();
 	}
-	return {shown, client: (blocking = false, overrides = {}) => new Redis(url, {...options(blocking), ...overrides})};
+	return {shown, bare, client: (blocking = false, overrides = {}) => new Redis(url, {...options(blocking), ...overrides})};
 }
