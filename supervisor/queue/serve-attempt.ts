@@ -127,6 +127,8 @@ async function takeJobs(link: RedisLink, control: Redis, manifest: AttemptManife
 			if (!withdrawn) await sleep(pollMs);
 		}
 	} finally {
+		// No new job is taken while the running ones end: a stopping worker must not fail tasks it never ran.
+		await worker.pause(true).catch(() => undefined);
 		ending.interrupt.abort();
 		await Promise.allSettled(jobs.inFlight);
 		await worker.close(withdrawn);
