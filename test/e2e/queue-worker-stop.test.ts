@@ -12,7 +12,8 @@ checkNoLeaks(t);
 t.test('a worker told to stop (SIGTERM) mid-task ends it, answers it as failed, and takes no further task', async t => {
 	const redis = await startRedis(t);
 	const dir = await scratch(t);
-	const plan = await freeze({dir, tasks: 'test_failure_fix,json_config_migration,answer_from_prompt', policy: {concurrency: 1}});
+	// Two lanes for a worker of one: the second task waits in the queue while the first runs, for a stopping worker to take or not.
+	const plan = await freeze({dir, tasks: 'test_failure_fix,json_config_migration,answer_from_prompt', policy: {concurrency: 2}});
 	const leaving = await startHlab(t, undefined, ['worker', '--queue', redis.url, '--name', 'leaving']);
 	const artifacts = join(dir, 'queued');
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', artifacts, '--queue', redis.url, '--json']);
