@@ -4,6 +4,7 @@ import {PassThrough} from 'node:stream';
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Test} from 'tap';
 import {runInGroup, type GroupRun} from '../../process/index.js';
+import {tempDir} from '../temp-dir.js';
 import {evalEntry} from './install-copy.js';
 
 /** An `hlab` process running in the background, its stderr readable while it runs. */
@@ -23,8 +24,10 @@ export async function startHlab(t: Test, root: string | undefined, args: string[
 	const stderr = new PassThrough();
 	stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	let pid = 0;
+	// A worker killed mid-attempt cannot remove its folder under TMPDIR: give it one the test removes.
+	const tmp = await tempDir(t, 'hlab-queue-tmp-');
 	const ended = runInGroup({
-		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, timeoutMs: 240_000,
+		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, timeoutMs: 240_000, env: {TMPDIR: tmp},
 		stderr: {kind: 'stream', stream: stderr}, onSpawn: spawned => (pid = spawned),
 	});
 	const stop = async (): Promise<GroupRun> => {
