@@ -101,6 +101,7 @@ async function dispatch(flags: EvalFlags): Promise<number> {
 	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
 	if ((flags.cartridge !== undefined || flags.responses !== undefined) && modes[0] !== 'freeze') throw new UsageError('--cartridge and --responses are frozen into a plan: give them with --freeze');
 	if (flags.candidateCartridge !== undefined && modes[0] !== 'plan') throw new UsageError('--candidate-cartridge runs an attempt: give it with --plan');
+	if (flags.queue !== undefined && modes[0] !== 'plan' && modes[0] !== 'recover') throw new UsageError('--queue runs an attempt on workers (with --plan) or drains a crashed one\'s queue (with --recover)');
 	switch (modes[0]!) {
 		case 'list': return list(flags);
 		case 'freeze': return freeze(flags);

@@ -27,7 +27,7 @@ export function registerWorker(program: Command): void {
 }
 
 async function work(flags: WorkerFlags): Promise<number> {
-	if (flags.queue === undefined) throw new UsageError('hlab worker needs --queue redis://HOST:PORT');
+	if (flags.queue === undefined) throw new UsageError('worker needs --queue redis://HOST:PORT (the Redis its coordinators use)');
 	const concurrency = positiveInteger(flags.concurrency, '--concurrency');
 	const link = await openRedisLink(flags.queue);
 	const name = flags.name ?? `${hostname()}:${process.pid}`;
