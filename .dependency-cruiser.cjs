@@ -30,6 +30,8 @@ const layers = [
 	// Runs cartridges' cases (describe, eval, replay, diff); below the attempt, which will use it as a task source.
 	{name: 'supervisor/cartridge', path: '^supervisor/cartridge/'},
 	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
+	// The queue executor (coordinator) and the queue worker: BullMQ on Redis, on top of the attempt's pieces.
+	{name: 'supervisor/queue', path: '^supervisor/queue/'},
 	{name: 'supervisor/compare', path: '^supervisor/compare/'},
 	{name: 'supervisor/pair', path: '^supervisor/pair/'},
 	// The HTML page of an attempt or a comparison.

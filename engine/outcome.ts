@@ -21,6 +21,8 @@ export const FailureReason = z.enum([
 	'admission', 'grader', 'provider', 'tool', 'aborted', 'export', 'controller', 'host',
 	// Not launched: the attempt had spent its frozen total budget.
 	'budget',
+	// Queue executor: the worker running it was lost (never retried); its exported evidence exceeded the bound.
+	'worker_lost', 'evidence_limit',
 ]);
 export type FailureReason = z.infer<typeof FailureReason>;
 

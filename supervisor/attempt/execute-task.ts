@@ -1,4 +1,3 @@
-import type {Logger} from 'pino';
 import type {ExecutionOutcome} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {Grade} from '../../tasks/index.js';
@@ -8,7 +7,7 @@ import {failedResult, type TaskFailure} from './failed-result.js';
 import type {AttemptContext} from './open-attempt.js';
 import type {TaskResult} from './report-schema.js';
 import {prepareTaskFolders} from './task-folders.js';
-import type {Execution, TaskExecutor} from './task-execution.js';
+import type {Execution, TaskExecutor, TaskTurn} from './task-execution.js';
 
 /** What every task of one run shares. */
 export interface TaskRunner {
@@ -17,16 +16,6 @@ export interface TaskRunner {
 	tasks: Array<AttemptTask | null>;
 	executor: TaskExecutor;
 	provider: ResolvedProvider;
-}
-
-/** One task of the denominator, where it runs and what it logs. */
-export interface TaskTurn {
-	index: number;
-	id: string;
-	paths: TaskPaths;
-	log: Logger;
-	/** Called once the task's setup is done and its execution starts. */
-	onStart(): void;
 }
 
 /** A fresh workspace, the execution, then the independent grade; every way it can fail is a failed result with its reason. */

@@ -1,6 +1,7 @@
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Logger} from 'pino';
+import type {ResolvedProvider} from '../../engine/provider-config.js';
 import type {LeakedProcess} from '../../process/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
@@ -18,6 +19,7 @@ import type {AttemptContext} from './open-attempt.js';
 import {Progress} from './progress.js';
 import type {TaskResult} from './report-schema.js';
 import type {Services} from './start-services.js';
+import type {RecordedTask, TaskTurn} from './task-execution.js';
 
 export interface TaskRun {
 	/** One per task of the denominator, in frozen order. */
@@ -73,34 +75,45 @@ async function withinBudget(runner: TaskRunner, index: number, budget: BudgetGat
 	return recorded;
 }
 
-interface RecordedTask {
-	result: TaskResult;
-	/** Set when the task's evidence could not be exported: a problem of the attempt, not only of the task. */
-	problem: string | null;
-}
-
-/** Executes one task, audits its leaks, exports its evidence and appends its record to the ledger before the lane takes the next one. */
+/** A task run here or whole elsewhere (a queue executor), then appended to the ledger before the lane takes the next one. */
 async function runOneTask(runner: TaskRunner, index: number, progress: Progress, watch: TaskLeakWatch): Promise<RecordedTask> {
 	const {attempt} = runner;
 	const id = attempt.plan.task_ids[index]!;
 	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length));
 	const log = attempt.log.child({task: id, index});
 	let started = false;
-	watch.started();
-	const result = await executeTask(runner, {index, id, paths, log, onStart: () => {
+	const turn = {index, id, paths, log, onStart: () => {
 		started = true;
 		progress.started(id);
-	}}).catch((error: unknown) => {
-		watch.abandoned();
-		throw error;
-	});
-	const executed = {...result, leak_audit: await watch.ended(started)};
-	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
-	const recorded = exportEvidence(paths, executed, attempt.options.keepWorkdirs || attempt.plan.controller !== null, log);
+	}};
+	const recorded = runner.executor.runWhole === undefined ? await runHere(runner, turn, watch, () => started) : await runner.executor.runWhole(turn);
 	await attempt.ledger.append(recorded.result);
 	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
 	progress.finished(recorded.result, started);
 	return recorded;
+}
+
+/** Executes one task, audits its leaks and exports its evidence. */
+async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch, started: () => boolean): Promise<RecordedTask> {
+	watch.started();
+	const result = await executeTask(runner, turn).catch((error: unknown) => {
+		watch.abandoned();
+		throw error;
+	});
+	const executed = {...result, leak_audit: await watch.ended(started())};
+	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
+	return exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
+}
+
+/**
+ * A queue worker's side: tasks of an attempt this installation admitted, each run here exactly as a local attempt
+ * runs it (setup, execution, independent grade, leak audit, export, ledger), one index at a time as jobs arrive.
+ */
+export function localTaskRunner(attempt: AttemptContext, admission: Admission, services: Services, provider: ResolvedProvider): (index: number) => Promise<RecordedTask> {
+	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider};
+	const progress = new Progress(attempt.plan.task_ids.length, process.stderr, true);
+	const watch = new TaskLeakWatch(attempt);
+	return index => runOneTask(runner, index, progress, watch);
 }
 
 /** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */

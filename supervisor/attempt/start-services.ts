@@ -42,8 +42,12 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
 	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
-	const refused = admission.failure ?? host.failure ?? candidate.failure ?? authFailure(attempt.plan);
-	const executor = host.session === null
+	const remote = attempt.options.remoteExecutor ?? null;
+	// Tasks run elsewhere read the key where they run: the coordinator needs none.
+	const refused = admission.failure ?? host.failure ?? candidate.failure ?? (remote === null ? authFailure(attempt.plan) : null);
+	const executor = remote !== null
+		? remote(attempt)
+		: host.session === null
 		? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
 		: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, host.session));
 	// The threads load the engine while the provider finishes starting.

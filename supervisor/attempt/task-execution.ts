@@ -1,3 +1,4 @@
+import type {Logger} from 'pino';
 import type {CandidateSnapshot} from '../../engine/candidate/snapshot.js';
 import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
@@ -6,6 +7,7 @@ import type {Harness} from '../../harness/index.js';
 import type {TaskAgent} from './attempt-task.js';
 import type {TaskPaths} from './export-evidence.js';
 import type {TaskFailure} from './failed-result.js';
+import type {TaskResult} from './report-schema.js';
 import {poolSize} from './pool-size.js';
 import {TaskPool, type PoolRun} from './task-pool.js';
 
@@ -33,13 +35,35 @@ export interface Execution {
 	usageClaim?: Usage | null;
 }
 
-/** Runs the tasks of one attempt: in worker threads (in-process) or as supervised host processes. */
+/** One task of the denominator, where it runs and what it logs. */
+export interface TaskTurn {
+	index: number;
+	id: string;
+	paths: TaskPaths;
+	log: Logger;
+	/** Called once the task's setup is done and its execution starts. */
+	onStart(): void;
+}
+
+/** A task as the ledger will hold it. */
+export interface RecordedTask {
+	result: TaskResult;
+	/** Set when the task's evidence could not be exported: a problem of the attempt, not only of the task. */
+	problem: string | null;
+}
+
+/** Runs the tasks of one attempt: in worker threads (in-process), as supervised host processes, or on queue workers. */
 export interface TaskExecutor {
 	readonly timing: 'in-process' | 'supervised-host';
 	/** The worker threads the tasks share once started; null where tasks run as processes (or nothing started). */
 	readonly threads: number | null;
 	start(lanes: number): Promise<void>;
 	execute(job: ExecutionJob): Promise<Execution>;
+	/**
+	 * Set by an executor whose tasks run whole elsewhere (set up, executed, graded, audited and exported where they run,
+	 * e.g. a queue worker): it leaves the task's evidence in `turn.paths.dir` and the runner records what it returns.
+	 */
+	runWhole?(turn: TaskTurn): Promise<RecordedTask>;
 	close(): Promise<void>;
 }
 

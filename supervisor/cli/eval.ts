@@ -1,6 +1,7 @@
 import {existsSync} from 'node:fs';
 import {Command} from 'commander';
-import {runAttempt} from '../attempt/run-attempt.js';
+import {runAttempt, type AttemptOptions} from '../attempt/run-attempt.js';
+import {drainAttemptQueue, openRedisLink, queueExecutor, readQueueRecord} from '../queue/index.js';
 import {recoverAttempt} from '../attempt/recover.js';
 import {recoverySummary, reportSummary} from '../attempt/report-summary.js';
 import {writeReport} from '../report/index.js';
@@ -13,7 +14,7 @@ import {loadPlanCartridge} from '../plan/cartridge-identity.js';
 import type {TotalBudget} from '../plan/plan-schema.js';
 import {UsageError} from '../input-error.js';
 import {failedExit, fail, okExit, reviseExit} from './exit-codes.js';
-import {positiveInteger} from './parse-units.js';
+import {parseBytes, positiveDuration, positiveInteger} from './parse-units.js';
 import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderChoice, type ProviderFlags} from './provider-flags.js';
 import {absolutePath, absolutePaths} from './path-option.js';
 
@@ -43,6 +44,9 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	/** A path, or false for --no-html; absent: beside the decision. */
 	html?: string | false;
 	recover?: string;
+	queue?: string;
+	workerLock?: string;
+	evidenceLimit?: string;
 	list?: boolean;
 	json?: boolean;
 }
@@ -78,6 +82,9 @@ export function registerEval(program: Command): void {
 		.option('--html <file>', 'with --decision-output: write the comparison page here (default: beside the decision, .html)', absolutePath)
 		.option('--no-html', 'with --decision-output: write no comparison page')
 		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one', absolutePath)
+		.option('--queue <url>', 'with --plan: run the tasks on `hlab worker` processes through this Redis (redis://HOST:PORT[/DB], rediss://, redis://:PASSWORD@...); with --recover: drain the attempt\'s queue there')
+		.option('--worker-lock <duration>', 'with --queue: how long a worker may go without renewing its lock on a task before the task fails as worker_lost', '30s')
+		.option('--evidence-limit <bytes>', 'with --queue: the largest exported evidence one task may send back; a larger one fails the task (evidence_limit)', '64MiB')
 		.option('--list', 'print the tasks a selection resolves to')
 		.option('--json', 'print one JSON document instead of the summary')
 		.action(async (flags: EvalFlags) => {
@@ -94,6 +101,7 @@ async function dispatch(flags: EvalFlags): Promise<number> {
 	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
 	if ((flags.cartridge !== undefined || flags.responses !== undefined) && modes[0] !== 'freeze') throw new UsageError('--cartridge and --responses are frozen into a plan: give them with --freeze');
 	if (flags.candidateCartridge !== undefined && modes[0] !== 'plan') throw new UsageError('--candidate-cartridge runs an attempt: give it with --plan');
+	if (flags.queue !== undefined && modes[0] !== 'plan' && modes[0] !== 'recover') throw new UsageError('--queue runs an attempt on workers (with --plan) or drains a crashed one\'s queue (with --recover)');
 	switch (modes[0]!) {
 		case 'list': return list(flags);
 		case 'freeze': return freeze(flags);
@@ -171,6 +179,7 @@ async function run(flags: EvalFlags): Promise<number> {
 	const side = sideOf(flags);
 	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
 	const interrupt = new AbortController();
+	const remoteExecutor = flags.queue === undefined ? undefined : await queueOf(flags, interrupt);
 	const onSignal = (): void => interrupt.abort();
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
@@ -179,12 +188,38 @@ async function run(flags: EvalFlags): Promise<number> {
 			planPath: flags.plan!, artifacts: flags.artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
 			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
+			...(remoteExecutor === undefined ? {} : {remoteExecutor}),
 		});
 		print(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
 		return report.passed ? okExit : failedExit;
 	} finally {
 		process.removeListener('SIGINT', onSignal);
 		process.removeListener('SIGTERM', onSignal);
+	}
+}
+
+/** The queue executor, once Redis answers (a one-line error otherwise); a Redis lost mid-attempt interrupts it. */
+async function queueOf(flags: EvalFlags, interrupt: AbortController): Promise<AttemptOptions['remoteExecutor']> {
+	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined) throw new UsageError('--queue runs the plan\'s own harness on workers; --candidate, --candidate-host and --candidate-cartridge are not carried to workers yet');
+	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each worker sets its own --concurrency');
+	const lockMs = positiveDuration(flags.workerLock!, '--worker-lock');
+	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit!, '--evidence-limit');
+	const link = await openRedisLink(flags.queue!);
+	return queueExecutor(link, {
+		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true,
+		onLost: why => {
+			process.stderr.write(`hlab: ${why}; the attempt ends as interrupted\n`);
+			interrupt.abort();
+		},
+		say: line => void process.stderr.write(`hlab: ${line}\n`),
+	});
+}
+
+function bytesFlag(text: string, flag: string): number {
+	try {
+		return parseBytes(text);
+	} catch (error) {
+		throw new UsageError(`${flag}: ${(error as Error).message}`);
 	}
 }
 
@@ -225,6 +260,13 @@ function exitOf(decision: Decision['decision']): number {
 
 async function recover(flags: EvalFlags): Promise<number> {
 	const {report, killed} = await recoverAttempt(flags.recover!);
+	const queued = await readQueueRecord(flags.recover!);
+	if (queued !== null) {
+		const {jobs} = await drainAttemptQueue(queued, flags.queue ?? null).catch((error: Error) => {
+			throw new UsageError(`the report was written, but the attempt's queue ${queued.queue} could not be removed (give --queue URL, with its password if it has one): ${error.message}`, 'queue_drain');
+		});
+		process.stderr.write(`hlab: the attempt's queue ${queued.queue} was withdrawn and removed (${jobs} job${jobs === 1 ? '' : 's'} waiting or running)\n`);
+	}
 	print(flags, recoverySummary(flags.recover!, report, killed), {report: `${flags.recover}/report.json`, totals: report.totals, killed});
 	return failedExit;
 }

@@ -1,0 +1,197 @@
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {Job, Queue, QueueEvents, Worker} from 'bullmq';
+import type {Redis} from 'ioredis';
+import type {Logger} from 'pino';
+import type {AttemptOptions} from '../attempt/attempt-options.js';
+import {failedResult, type TaskFailure} from '../attempt/failed-result.js';
+import type {Plan} from '../plan/plan-schema.js';
+import type {RecordedTask, TaskExecutor, TaskTurn} from '../attempt/task-execution.js';
+import {publishAttempt, queueNameOf, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
+import {writeEvidence} from './evidence-transfer.js';
+import {writeQueueRecord} from './queue-record.js';
+import type {RedisLink} from './redis-link.js';
+import {TaskJobReturn, type TaskJobData} from './task-message.js';
+
+export interface QueueSettings {
+	/** A task's exported evidence larger than this fails it with `evidence_limit`. */
+	evidenceLimitBytes: number;
+	/** A worker's lock on a task; unrenewed this long (the worker died), the task fails as `worker_lost`. */
+	lockMs: number;
+	keepWorkspace: boolean;
+	/** Called once when Redis is lost mid-attempt: the attempt ends interrupted. */
+	onLost(why: string): void;
+	/** Where worker refusals are said as they arrive (stderr). */
+	say(line: string): void;
+}
+
+/** How one task ended as the queue saw it. */
+type JobEnd = {kind: 'completed'} | {kind: 'failed'; reason: string} | {kind: 'stalled'} | {kind: 'lost'; why: string};
+
+/**
+ * The coordinator's executor: each task becomes one job on the attempt's own queue, added only when a lane is free
+ * (so no more than the frozen concurrency is ever queued or running across all workers), in frozen order. A worker
+ * runs it whole and returns its result and evidence, which are written here as a local attempt writes them. A job
+ * whose worker stops renewing its lock is found by BullMQ's stalled-job check and failed as `worker_lost`, never retried.
+ */
+export function queueExecutor(link: RedisLink, settings: QueueSettings): NonNullable<AttemptOptions['remoteExecutor']> {
+	return attempt => new QueueCoordinator(link, settings, attempt);
+}
+
+/** How long the queue's parts may take to close once Redis is lost. */
+const lostCloseMs = 2000;
+
+/** BullMQ refuses integer job ids. */
+const jobIdOf = (index: number): string => `task-${index}`;
+
+class QueueCoordinator implements TaskExecutor {
+	readonly timing = 'in-process' as const;
+	readonly threads = null;
+	readonly #name: string;
+	readonly #clients: Redis[] = [];
+	readonly #waiting = new Map<string, (end: JobEnd) => void>();
+	#queue: Queue | null = null;
+	#events: QueueEvents | null = null;
+	#checker: Worker | null = null;
+	#control: Redis | null = null;
+	#lost: string | null = null;
+	#closing = false;
+	#refusalTimer: NodeJS.Timeout | undefined;
+	#refusalsSeen = 0;
+
+	constructor(readonly link: RedisLink, readonly settings: QueueSettings, readonly attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) {
+		this.#name = queueNameOf(attempt.attemptId);
+	}
+
+	async start(): Promise<void> {
+		this.#control = this.#client(false);
+		await writeQueueRecord(this.attempt.dir, {schema: 'harness-lab/attempt-queue@1', attempt_id: this.attempt.attemptId, queue: this.#name, redis: this.link.bare});
+		const events = new QueueEvents(this.#name, {connection: this.#client(true), autorun: false});
+		events.on('completed', ({jobId}) => this.#end(jobId, {kind: 'completed'}));
+		events.on('failed', ({jobId, failedReason}) => this.#end(jobId, {kind: 'failed', reason: failedReason}));
+		events.on('stalled', ({jobId}) => this.#end(jobId, {kind: 'stalled'}));
+		events.on('error', () => undefined);
+		void events.run();
+		await events.waitUntilReady();
+		this.#events = events;
+		this.#queue = new Queue(this.#name, {connection: this.#client(false), streams: {events: {maxLen: 1000}}});
+		this.#queue.on('error', () => undefined);
+		// The coordinator checks for stalled jobs itself: a lone worker that died cannot report its own death.
+		this.#checker = new Worker(this.#name, null, {connection: this.#client(true), autorun: false, maxStalledCount: 0, stalledInterval: this.settings.lockMs, lockDuration: this.settings.lockMs});
+		this.#checker.on('error', () => undefined);
+		await this.#checker.startStalledCheckTimer();
+		await publishAttempt(this.#control, await this.#manifest());
+		this.#refusalTimer = setInterval(() => void this.#sayRefusals(), 1000);
+	}
+
+	async #manifest(): Promise<AttemptManifest> {
+		return {
+			schema: 'harness-lab/queue-attempt@1', attempt_id: this.attempt.attemptId, queue: this.#name,
+			plan: await readFile(join(this.attempt.dir, 'plan.json'), 'utf8'),
+			keep_workspace: this.settings.keepWorkspace, evidence_limit_bytes: this.settings.evidenceLimitBytes, lock_ms: this.settings.lockMs,
+		};
+	}
+
+	/** A client of its own per BullMQ part; one losing Redis for good ends the attempt as interrupted. */
+	#client(blocking: boolean): Redis {
+		const client = this.link.client(blocking);
+		client.on('error', () => undefined);
+		client.on('end', () => this.#lose(`the connection to Redis at ${this.link.shown} was lost`));
+		this.#clients.push(client);
+		return client;
+	}
+
+	#lose(why: string): void {
+		if (this.#lost !== null || this.#closing) return;
+		this.#lost = why;
+		this.attempt.log.error({why}, 'redis lost');
+		for (const resolve of this.#waiting.values()) resolve({kind: 'lost', why});
+		this.#waiting.clear();
+		this.settings.onLost(why);
+	}
+
+	#end(jobId: string, end: JobEnd): void {
+		const resolve = this.#waiting.get(jobId);
+		this.#waiting.delete(jobId);
+		resolve?.(end);
+	}
+
+	execute(): never {
+		throw new Error('the queue executor runs whole tasks (runWhole), not executions');
+	}
+
+	async runWhole(turn: TaskTurn): Promise<RecordedTask> {
+		if (this.#queue === null) throw new Error('the queue executor was not started');
+		const jobId = jobIdOf(turn.index);
+		const ended = new Promise<JobEnd>(resolve => this.#waiting.set(jobId, resolve));
+		if (this.#lost !== null) this.#end(jobId, {kind: 'lost', why: this.#lost});
+		else await this.#queue.add(turn.id, {index: turn.index, task_id: turn.id} satisfies TaskJobData, {jobId, attempts: 1}).catch((error: Error) => this.#end(jobId, {kind: 'failed', reason: `it could not be queued: ${error.message}`}));
+		turn.onStart();
+		return this.#record(turn, await ended);
+	}
+
+	async #record(turn: TaskTurn, end: JobEnd): Promise<RecordedTask> {
+		if (end.kind === 'lost') return this.#failed(turn, {reason: 'aborted', message: `${end.why} while this task was queued or running; its outcome is unknown`});
+		const job = await Job.fromId(this.#queue!, jobIdOf(turn.index)).catch(() => undefined);
+		if (end.kind === 'stalled') {
+			await job?.remove().catch(() => undefined);
+			const who = job?.processedBy === undefined ? 'its worker' : `worker ${job.processedBy}`;
+			return this.#failed(turn, {reason: 'worker_lost', message: `${who} stopped renewing its lock on this task (it died or lost Redis); not retried, since its tools may already have had effects`});
+		}
+		if (end.kind === 'failed') return this.#failed(turn, {reason: 'crash', message: `the job failed: ${end.reason}`});
+		const parsed = TaskJobReturn.safeParse(job?.returnvalue);
+		await job?.remove().catch(() => undefined);
+		if (!parsed.success) return this.#failed(turn, {reason: 'crash', message: `the worker's answer could not be read: ${parsed.error.message.slice(0, 200)}`});
+		return this.#accept(turn, parsed.data);
+	}
+
+	/** The worker's result for the task asked, its files written into the task folder, result.json last. */
+	async #accept(turn: TaskTurn, answer: TaskJobReturn): Promise<RecordedTask> {
+		const {result} = answer;
+		if (result.index !== turn.index || result.task_id !== turn.id) return this.#failed(turn, {reason: 'crash', message: `worker ${answer.worker} answered for task ${result.index} ${result.task_id}`});
+		try {
+			await writeEvidence(turn.paths.dir, answer.files, result);
+		} catch (error) {
+			const message = `the evidence from worker ${answer.worker} could not be written: ${(error as Error).message}`;
+			return {result: {...result, status: 'failed', reason: 'export', message}, problem: `task ${turn.id}: ${message}`};
+		}
+		turn.log.info({worker: answer.worker}, 'task answered by a queue worker');
+		return {result, problem: answer.problem};
+	}
+
+	async #failed(turn: TaskTurn, failure: TaskFailure): Promise<RecordedTask> {
+		const result = failedResult(turn.index, turn.id, failure, {evidence: {result: `${turn.paths.relDir}/result.json`}});
+		await writeEvidence(turn.paths.dir, [], result);
+		return {result, problem: null};
+	}
+
+	async #sayRefusals(): Promise<void> {
+		if (this.#control === null || this.#lost !== null) return;
+		const refusals = await readRefusals(this.#control, this.attempt.attemptId, this.#refusalsSeen).catch(() => []);
+		this.#refusalsSeen += refusals.length;
+		for (const refusal of refusals) {
+			this.attempt.log.warn(refusal, 'a worker refused the attempt');
+			this.settings.say(`worker ${refusal.worker} refused this attempt: ${refusal.differences.join('; ')}`);
+		}
+	}
+
+	/** The attempt is withdrawn (workers stop), its queue removed with every job in it, and every client closed. */
+	async close(): Promise<void> {
+		clearInterval(this.#refusalTimer);
+		this.#closing = true;
+		if (this.#lost === null && this.#control !== null) {
+			await this.#sayRefusals();
+			await withdrawAttempt(this.#control, this.attempt.attemptId).catch(() => undefined);
+			await this.#queue?.obliterate({force: true}).catch(() => undefined);
+		}
+		// A Redis lost for good cannot answer a graceful close: the connections are dropped first, then the parts closed.
+		if (this.#lost !== null) for (const client of this.#clients) client.disconnect();
+		const closing = Promise.allSettled([this.#checker?.close(true), this.#events?.close(), this.#queue?.close()]);
+		// Without Redis, BullMQ's parts may wait forever for a connection to close: they are given a moment, not the attempt.
+		await (this.#lost === null ? closing : Promise.race([closing, sleep(lostCloseMs)]));
+		// What the closing parts wrote last (the queue's meta) goes too: nothing of the attempt stays in Redis.
+		if (this.#lost === null && this.#control !== null) await removeKeys(this.#control, `bull:${this.#name}:*`).catch(() => undefined);
+		for (const client of this.#clients) client.disconnect();
+	}
+}

@@ -1,0 +1,63 @@
+import {Redis, type RedisOptions} from 'ioredis';
+import {InputError} from '../input-error.js';
+
+export class QueueUrlError extends InputError {
+	constructor(readonly reason: 'queue_url' | 'redis_unreachable', message: string) {
+		super(message);
+	}
+}
+
+/** How to reach one Redis: every client of a coordinator or a worker is made from it, with the same options. */
+export interface RedisLink {
+	/** The URL with its password masked, for messages. */
+	shown: string;
+	/** The URL without its password, for records: whoever reads one gives the password again. */
+	bare: string;
+	/** A new client; `blocking` ones (BullMQ workers, queue events) wait on Redis forever instead of failing a command. */
+	client(blocking?: boolean, overrides?: RedisOptions): Redis;
+}
+
+/** `redis://[[user]:password@]host[:port][/db]` or `rediss://` (TLS); anything else is bad input. */
+export function parseRedisUrl(text: string): {url: string; shown: string; bare: string} {
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		throw new QueueUrlError('queue_url', `--queue ${text} is not a URL (redis://HOST:PORT[/DB] or rediss://...)`);
+	}
+	if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new QueueUrlError('queue_url', `--queue must be a redis:// or rediss:// URL, got ${url.protocol}`);
+	if (url.hostname === '') throw new QueueUrlError('queue_url', `--queue ${redact(url)} names no host`);
+	if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) throw new QueueUrlError('queue_url', `--queue ${redact(url)}: the path must be a database number (/0, /1, ...)`);
+	return {url: url.href, shown: redact(url), bare: redact(url, '')};
+}
+
+function redact(url: URL, mask = '***'): string {
+	const copy = new URL(url.href);
+	if (copy.password !== '') copy.password = mask;
+	return copy.href;
+}
+
+/**
+ * Connects once to prove Redis answers (a one-line error otherwise), then hands out clients made the same way.
+ * A non-blocking client gives up after a few reconnections, so that a Redis lost mid-attempt ends the attempt
+ * instead of hanging it; a blocking one (workers) keeps retrying, as BullMQ asks (maxRetriesPerRequest: null).
+ */
+export async function openRedisLink(text: string): Promise<RedisLink> {
+	const {url, shown, bare} = parseRedisUrl(text);
+	const options = (blocking: boolean): RedisOptions => ({
+		connectTimeout: 5000,
+		maxRetriesPerRequest: blocking ? null : 3,
+		retryStrategy: blocking ? (times: number) => Math.min(times * 200, 2000) : (times: number) => (times > 5 ? null : 200),
+	});
+	const probe = new Redis(url, {...options(false), lazyConnect: true, retryStrategy: () => null});
+	probe.on('error', () => undefined);
+	try {
+		await probe.connect();
+		await probe.ping();
+	} catch (error) {
+		throw new QueueUrlError('redis_unreachable', `Redis at ${shown} is unreachable: ${(error as Error).message}`);
+	} finally {
+		probe.disconnect();
+	}
+	return {shown, bare, client: (blocking = false, overrides = {}) => new Redis(url, {...options(blocking), ...overrides})};
+}

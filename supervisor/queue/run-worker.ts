@@ -1,0 +1,38 @@
+import {mkdtemp, rmdir} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {openAttemptIds, readManifest} from './attempt-channel.js';
+import type {RedisLink} from './redis-link.js';
+import {serveAttempt, type WorkerIdentity} from './serve-attempt.js';
+
+/** How often an idle worker looks for an open attempt. */
+const idleMs = 300;
+
+/**
+ * `hlab worker`: looks for attempts open on this Redis and serves them one at a time, until `stop`. An attempt this
+ * worker refused, or served until it was withdrawn, is not taken again.
+ */
+export async function runWorker(link: RedisLink, me: Omit<WorkerIdentity, 'root'>, stop: AbortSignal): Promise<void> {
+	const root = await mkdtemp(join(tmpdir(), 'hlab-worker-'));
+	// Reconnects for as long as it takes, but a look at Redis fails at once while it is away, so a stop is never held up.
+	const control = link.client(true, {maxRetriesPerRequest: 1});
+	control.on('error', () => undefined);
+	const done = new Set<string>();
+	try {
+		while (!stop.aborted) {
+			const next = (await openAttemptIds(control).catch(() => [])).find(id => !done.has(id));
+			const manifest = next === undefined ? null : await readManifest(control, next).catch(() => null);
+			if (next === undefined || manifest === null) {
+				await sleep(idleMs, undefined, {signal: stop}).catch(() => undefined);
+				continue;
+			}
+			done.add(next);
+			if (await serveAttempt(link, control, manifest, {...me, root}, stop) === 'served') me.say(`done with attempt ${next}`);
+		}
+	} finally {
+		control.disconnect();
+		// Only evidence kept for a task over the bound is left, and serveAttempt named where.
+		await rmdir(root).catch(() => me.say(`evidence over the bound is kept in ${root}`));
+	}
+}

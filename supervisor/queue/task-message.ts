@@ -1,0 +1,19 @@
+import {z} from 'zod';
+import {TaskResult} from '../attempt/report-schema.js';
+
+/** A job: which task of the denominator to run. The worker has the plan; nothing else is needed. */
+export const TaskJobData = z.object({index: z.number().int().nonnegative(), task_id: z.string()});
+export type TaskJobData = z.infer<typeof TaskJobData>;
+
+/** One file of a task's exported evidence, relative to its task folder. */
+export const EvidenceFile = z.object({path: z.string(), base64: z.string()});
+export type EvidenceFile = z.infer<typeof EvidenceFile>;
+
+/** What a worker returns for a task: its recorded result (as its ledger holds it), the problem if any, and the task folder's files. */
+export const TaskJobReturn = z.object({
+	worker: z.string(),
+	result: TaskResult,
+	problem: z.string().nullable(),
+	files: z.array(EvidenceFile),
+});
+export type TaskJobReturn = z.infer<typeof TaskJobReturn>;
