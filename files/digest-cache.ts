@@ -15,8 +15,8 @@ const CacheFile = z.object({
 	entries: z.custom<Record<string, unknown>>(value => typeof value === 'object' && value !== null && !Array.isArray(value)),
 });
 
-/** Enough for the supervisor, its packages and a few host builds; older entries go first. */
-const maxEntries = 40_000;
+/** The supervisor, its packages and two host builds (~7,000 files each); older entries go first, and loading stays a few ms. */
+const maxEntries = 20_000;
 const hex = /^[0-9a-f]{64}$/;
 
 /** The user's harness-lab cache folder: `$XDG_CACHE_HOME/harness-lab`, else `~/.cache/harness-lab`. */
