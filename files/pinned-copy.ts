@@ -60,7 +60,8 @@ async function storedCopy(from: string, digest: string, info: BigIntStats): Prom
 		await copyFile(from, temp, constants.COPYFILE_EXCL);
 		// The store is trusted by name from here on: what enters it is hashed once.
 		if (await fileDigest(temp) !== digest) throw Object.assign(new Error(`${from} changed while it was stored`), {code: 'ECHANGED'});
-		await chmod(temp, 0o444);
+		// Read-only, keeping the executable bits: every evidence copy is this one file.
+		await chmod(temp, Number(info.mode) & 0o555);
 		await rename(temp, stored);
 	} finally {
 		await unlink(temp).catch(() => undefined);

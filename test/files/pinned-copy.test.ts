@@ -25,6 +25,7 @@ t.test('a large pinned file is linked to one stored copy, never copied whole aga
 		t.equal(first.kind, 'link', 'linked where the store and the evidence share a file system');
 		t.equal(a.ino, b.ino, 'both copies are the one stored copy');
 		t.equal(a.mode & 0o222, 0, 'the stored copy is read-only');
+		t.equal(a.mode & 0o111, Number(before.mode) & 0o111, 'and as executable as its source');
 		t.equal((await stat(join(digestCacheDir(), 'pinned', first.digest.replace('sha256:', '')))).ino, a.ino, 'the store keeps the one copy under its digest');
 	}
 	const after = await stat(node, {bigint: true});
