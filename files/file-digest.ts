@@ -1,14 +1,11 @@
 import {createHash} from 'node:crypto';
-import {constants} from 'node:fs';
+import {constants, statSync} from 'node:fs';
 import {open} from 'node:fs/promises';
+import {DigestCache, digestCachePath} from './digest-cache.js';
 
-/** A file's bytes are trusted unchanged only if its inode metadata is identical and was already old when hashed. */
-interface KnownDigest {
-	stamp: string;
-	digest: string;
-}
-
-const known = new Map<string, KnownDigest>();
+let cache: DigestCache | null = null;
+/** Digests being computed now, by stamp: two callers hashing the same large file share one read. */
+const pending = new Map<string, Promise<string>>();
 /** A change within this long before hashing could share its timestamp tick with the hashed state ("racy" entries). */
 const settledNs = 2_000_000_000n;
 /** Larger files are read in chunks of this size so that they never sit in memory whole. */
@@ -17,27 +14,49 @@ const chunkBytes = 1n << 20n;
 /**
  * `sha256:<hex>` of a regular file's bytes, read in chunks so a large executable does not sit in memory.
  * Anything else (a FIFO, a device, a directory) is refused with code `ENOTREG`, since it could block or never end.
- * A file hashed before is not read again while its device, inode, size, mtime and ctime are unchanged and its
- * ctime was settled when it was hashed: every write moves ctime past the hash time, which no user can set back.
+ * A file hashed before (by this process or another, see digest-cache.ts) is not read again while its device, inode,
+ * size, mtime and ctime are unchanged and its ctime was settled when it was hashed: every write moves ctime past the
+ * hash time, which no user can set back. A known file costs one stat.
  */
 export async function fileDigest(path: string): Promise<string> {
-	// Non-blocking, so that opening a FIFO returns at once instead of waiting for a writer.
+	// Synchronous: a stat answers in microseconds, a trip through the thread pool costs ten times that, per file of a build.
+	const info = statSync(path, {bigint: true});
+	if (!info.isFile()) throw notRegular(path);
+	const stamp = stampOf(info);
+	cache ??= new DigestCache(digestCachePath());
+	const known = cache.get(stamp);
+	if (known !== undefined) return `sha256:${known}`;
+	let hashing = pending.get(stamp);
+	if (hashing === undefined) {
+		hashing = hashFile(path, cache).finally(() => pending.delete(stamp));
+		pending.set(stamp, hashing);
+	}
+	return hashing;
+}
+
+function stampOf(info: {dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint}): string {
+	return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+function notRegular(path: string): Error {
+	return Object.assign(new Error(`${path} is not a regular file`), {code: 'ENOTREG', path});
+}
+
+async function hashFile(path: string, known: DigestCache): Promise<string> {
+	// Non-blocking, so that opening a FIFO put in the file's place since the stat returns at once.
 	const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
+		// The stamp of what is read, not of what was stat'ed a moment ago: the file may have changed between.
 		const info = await handle.stat({bigint: true});
-		if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), {code: 'ENOTREG', path});
-		const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-		const cached = known.get(path);
-		if (cached?.stamp === stamp) return cached.digest;
+		if (!info.isFile()) throw notRegular(path);
 		const hashedAt = BigInt(Date.now()) * 1_000_000n;
 		const hash = createHash('sha256');
 		// Most files are small: one read of the whole file costs far less than a stream and its 1 MiB buffers.
 		if (info.size <= chunkBytes) hash.update(await handle.readFile());
 		else for await (const chunk of handle.createReadStream({highWaterMark: Number(chunkBytes), autoClose: false})) hash.update(chunk as Buffer);
-		const digest = `sha256:${hash.digest('hex')}`;
-		if (hashedAt - info.ctimeNs > settledNs && hashedAt - info.mtimeNs > settledNs) known.set(path, {stamp, digest});
-		else known.delete(path);
-		return digest;
+		const hex = hash.digest('hex');
+		if (hashedAt - info.ctimeNs > settledNs && hashedAt - info.mtimeNs > settledNs) known.set(stampOf(info), hex);
+		return `sha256:${hex}`;
 	} finally {
 		await handle.close();
 	}

@@ -1,5 +1,6 @@
 import {cpus} from 'node:os';
 import {join} from 'node:path';
+import {digestFile} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
 import {fingerprintHarness} from '../../harness/index.js';
 import {writeJson} from '../../files/write-json.js';
@@ -11,7 +12,6 @@ import {AttemptRecord, attemptSchema} from './attempt-record.js';
 import {measureMachine} from './measure-machine.js';
 import {hostRef} from './attempt-host.js';
 import {candidateIdentity} from './candidate-evidence.js';
-import {executableDigest} from './executable-digest.js';
 import type {AttemptContext} from './open-attempt.js';
 import type {Services} from './start-services.js';
 
@@ -25,7 +25,7 @@ export interface SupervisorCode {
 
 /** Starts hashing the supervisor's own code and node: independent measurements, side by side, while the services start. */
 export function measureSupervisor(): Promise<SupervisorCode> {
-	const measuring = Promise.all([buildDigest(), executableDigest(process.execPath), gitHead(), packageFingerprints(installRoot)])
+	const measuring = Promise.all([buildDigest(), digestFile(process.execPath), gitHead(), packageFingerprints(installRoot)])
 		.then(([build, nodeDigest, head, packages]) => ({build, nodeDigest, head, packages}));
 	// Awaited by recordAttempt; an attempt that ends before it must not crash on an unawaited rejection.
 	measuring.catch(() => undefined);

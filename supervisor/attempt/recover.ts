@@ -6,6 +6,7 @@ import {readHostWall} from '../host/index.js';
 import {readStat} from '../../process/proc-table.js';
 import {AttemptRecord} from './attempt-record.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
+import {exportLeftRuntime, keptRuntimeFolder} from '../evidence/runtime-root.js';
 import {killMarked} from '../../process/kill-marked.js';
 import {buildReport, writeReport} from './build-report.js';
 import {failedResult} from './failed-result.js';
@@ -29,7 +30,8 @@ export interface Recovery {
 
 /**
  * Rebuilds the report of an attempt that ended without one: recorded tasks keep their ledger record,
- * every other task of the denominator fails as `unfinished`; surviving processes of the attempt are ended first.
+ * every other task of the denominator fails as `unfinished`; surviving processes of the attempt are ended first,
+ * then the runtime state left on the attempt's runtime root is exported into the task folders.
  */
 export async function recoverAttempt(path: string): Promise<Recovery> {
 	const dir = resolve(path);
@@ -40,6 +42,8 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	const attempt = await readAttempt(dir);
 	refuseRunningSupervisor(attempt);
 	const killed = attempt === null ? [] : await killMarked(attempt.process_marker);
+	// With its processes gone, what the tasks left on the runtime root (a tmpfs) moves into their task folders.
+	const left = exportLeftRuntime(dir);
 	const ledger = await readLedger(join(dir, 'ledger.jsonl'));
 	const results = recordedResults(plan, attempt, ledger);
 	const admissionFailed = results.some(task => task.reason === 'admission');
@@ -53,7 +57,7 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		admission: {admitted: !admissionFailed, differences: admissionFailed ? ['admission was rejected (see the ledger records)'] : []},
 		candidate: attempt?.candidate ?? null,
 		results,
-		problems: recoveryProblems(ledger, killed),
+		problems: [...recoveryProblems(ledger, killed), ...left.problems],
 		leaks: null,
 		startedAt: attempt?.started_at ?? new Date().toISOString(),
 		endedAt: new Date().toISOString(),
@@ -82,7 +86,7 @@ function recordedResults(plan: Plan, attempt: AttemptRecord | null, ledger: Ledg
 	}
 	return plan.task_ids.map((id, index) => byIndex.get(index) ?? failedResult(index, id, {
 		reason: 'unfinished',
-		message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id, plan.task_ids.length)}/runtime-state`,
+		message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id, plan.task_ids.length)}/${keptRuntimeFolder}`,
 	}));
 }
 

@@ -79,7 +79,7 @@ async function withinBudget(runner: TaskRunner, index: number, budget: BudgetGat
 async function runOneTask(runner: TaskRunner, index: number, progress: Progress, watch: TaskLeakWatch): Promise<RecordedTask> {
 	const {attempt} = runner;
 	const id = attempt.plan.task_ids[index]!;
-	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length));
+	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length), attempt.runtime.dir);
 	const log = attempt.log.child({task: id, index});
 	let started = false;
 	const turn = {index, id, paths, log, onStart: () => {
@@ -121,7 +121,7 @@ function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: b
 	try {
 		return {result: exportTaskEvidence(paths, executed, keepWorkspace), problem: null};
 	} catch (error) {
-		const message = `evidence export failed, runtime state kept at ${paths.runtime}: ${(error as Error).message}`;
+		const message = `evidence export failed, runtime state kept in ${paths.relDir}/runtime-state: ${(error as Error).message}`;
 		log.error({err: error}, 'export failed');
 		return {result: {...executed, status: 'failed', reason: 'export', message}, problem: `task ${executed.task_id}: ${message}`};
 	}

@@ -49,7 +49,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 		? remote(attempt)
 		: host.session === null
 		? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
-		: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, host.session));
+		: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session));
 	// The threads load the engine while the provider finishes starting.
 	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);

@@ -10,8 +10,10 @@ import type {TaskPaths} from './export-evidence.js';
  */
 export function prepareTaskFolders(paths: TaskPaths, configuration: unknown): void {
 	mkdirSync(paths.dir, {recursive: true});
+	// The runtime folder's parent (the attempt's runtime root, or the task folder) exists already.
 	for (const folder of [paths.runtime, paths.state, paths.session, paths.workspace]) mkdirSync(folder);
 	writeJsonSync(join(paths.session, 'configuration.json'), configuration);
+	// Not fsynced: runtime-root.json, written durably before any task, already names the root; this file adds the task's folders.
 	writeJsonSync(join(paths.dir, 'runtime-locations.json'), {
 		schema: 'harness-lab/runtime-locations@1', state: paths.state, session: paths.session, workspace: paths.workspace,
 	});

@@ -1,10 +1,9 @@
-import {constants} from 'node:fs';
-import {copyFile, mkdir, readdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises';
 import {basename, join} from 'node:path';
 import {z} from 'zod';
 import {FileDigest, type ControllerIdentity} from '../../controller-protocol/index.js';
 import type {ControllerCallError} from './call-failure.js';
-import {fileDigest} from '../../files/file-digest.js';
+import {pinnedCopy} from '../../files/pinned-copy.js';
 
 /** `DIR/controller/inputs/manifest.json`: which copy holds which pinned file. */
 export const InputsManifest = z.object({
@@ -33,13 +32,13 @@ export async function copyPinnedInputs(controllerDir: string, identity: Controll
 	for (const [file, digest] of Object.entries(identity.files)) {
 		index += 1;
 		const copy = `${String(index).padStart(3, '0')}-${basename(file)}`;
+		let copied: string;
 		try {
-			// A reflink where the filesystem offers one: a Node executable is large.
-			await copyFile(file, join(inputsDir, copy), constants.COPYFILE_FICLONE);
+			// Linked, not copied, where it can be: a Node executable is large, and pinned by every controller.
+			copied = (await pinnedCopy(file, join(inputsDir, copy))).digest;
 		} catch {
 			return {reason: 'missing_file', file, message: `pinned controller file ${file} could not be copied into the evidence`};
 		}
-		const copied = await fileDigest(join(inputsDir, copy));
 		if (copied !== digest) return {reason: 'digest_mismatch', file, message: `pinned controller file ${file} changed while it was copied: ${copied}, expected ${digest}`};
 		manifest.files[file] = {copy, digest};
 	}

@@ -3,15 +3,27 @@ import {join} from 'node:path';
 import {digestFile, digestJson} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
 import {recordedName} from '../plan/source-sets.js';
-import {walkTree} from '../../files/walk-tree.js';
+import {walkTreeSync} from '../../files/walk-tree.js';
 
 const shippedFolders = ['process', 'files', 'controller-protocol', 'sdk', 'harness', 'engine', 'tasks', 'scripted', 'workers', 'supervisor'];
 
-/** The digest of the compiled code that runs an attempt, file by file. */
-export async function buildDigest(root = installRoot): Promise<{digest: string; files: number}> {
+/** Measurements under way, by root: callers that ask at the same moment (the attempt's record, a host session) share one walk. */
+const measuring = new Map<string, Promise<{digest: string; files: number}>>();
+
+/** The digest of the compiled code that runs an attempt, file by file (measured anew by each caller that comes after). */
+export function buildDigest(root = installRoot): Promise<{digest: string; files: number}> {
+	let measured = measuring.get(root);
+	if (measured === undefined) {
+		measured = measureBuild(root).finally(() => measuring.delete(root));
+		measuring.set(root, measured);
+	}
+	return measured;
+}
+
+async function measureBuild(root: string): Promise<{digest: string; files: number}> {
 	const files: Record<string, string | null> = {};
 	for (const folder of shippedFolders) {
-		for (const file of await walkTree(join(root, 'dist', folder), {suffixes: ['.js']})) files[recordedName(file.path, root)] = await digestFile(file.path);
+		for (const file of walkTreeSync(join(root, 'dist', folder), {suffixes: ['.js']})) files[recordedName(file.path, root)] = await digestFile(file.path);
 	}
 	return {digest: digestJson(files), files: Object.keys(files).length};
 }

@@ -3,7 +3,7 @@ import {writeJson} from '../../files/write-json.js';
 import {join, resolve} from 'node:path';
 import {buildDigest} from '../evidence/build-metadata.js';
 import {digestFile} from '../../files/digest.js';
-import {identifyHost, type HostIdentity} from './host-identity.js';
+import {hostEntryPoints, identifyHost, type HostIdentity} from './host-identity.js';
 import {HostAttemptRecord, hostAttemptSchema, HostTaskRecord} from './host-records.js';
 import {createNewDir, taskDirName} from '../evidence/evidence-dir.js';
 
@@ -16,6 +16,8 @@ export interface HostSession {
 	taskIds: string[];
 	/** performance.now() when the session opened: every launch's span is measured from it on the monotonic clock. */
 	clockOrigin: number;
+	/** The launcher, build.json and node binary as measured when the session opened (see hostEntryPoints). */
+	entryPoints: Record<string, string | null>;
 }
 
 export class HostSessionError extends Error {
@@ -43,27 +45,28 @@ export async function openHostSession(options: {artifacts: string; exe: string; 
 	} catch (error) {
 		throw new HostSessionError('host_unreadable', `cannot measure the host executable ${options.exe}: ${(error as Error).message}`);
 	}
+	const [entryPoints, nodeDigest, supervisorBuild] = await Promise.all([hostEntryPoints(identity), digestFile(process.execPath), buildDigest()]);
 	const record: HostAttemptRecord = {
 		schema: hostAttemptSchema,
 		plan_digest: options.planDigest,
 		task_ids: options.taskIds,
 		binary: identity,
-		supervisor: {pid: process.pid, node_path: process.execPath, node_digest: await digestFile(process.execPath), build_digest: (await buildDigest()).digest},
+		supervisor: {pid: process.pid, node_path: process.execPath, node_digest: nodeDigest, build_digest: supervisorBuild.digest},
 		started_at: new Date().toISOString(),
 		closed: null,
 	};
 	await writeJson(join(dir, 'host.json'), HostAttemptRecord.parse(record), {durable: true});
-	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds, clockOrigin: performance.now()};
+	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds, clockOrigin: performance.now(), entryPoints};
 }
 
 /**
- * Measures the executable and the supervisor again and records whether either changed during the attempt,
+ * Measures the executable (its entry points, see measureAgain) and the supervisor again and records whether either changed during the attempt,
  * and which tasks of the denominator the worker answered for (an unanswered task is a failed task).
  */
 export async function closeHostSession(session: HostSession): Promise<HostAttemptRecord> {
 	const path = join(session.dir, 'host.json');
 	const record = HostAttemptRecord.parse(JSON.parse(await readFile(path, 'utf8')));
-	const again = await identifyHost(session.identity.launched).catch(() => null);
+	const again = await measureAgain(session);
 	const supervisorNow = (await buildDigest()).digest;
 	const answered: string[] = [];
 	const unanswered: string[] = [];
@@ -90,6 +93,17 @@ export async function closeHostSession(session: HostSession): Promise<HostAttemp
 	};
 	await writeJson(path, HostAttemptRecord.parse(closed), {durable: true});
 	return closed;
+}
+
+/**
+ * The host as it is at the close. The build was verified file by file when the session opened; unless its entry points
+ * (launcher, build.json, node binary) changed since, it is the same build, and its thousands of files are not walked
+ * again. A changed entry point is measured in full, for the digest the problem names.
+ */
+async function measureAgain(session: HostSession): Promise<HostIdentity | null> {
+	const now = await hostEntryPoints(session.identity).catch(() => null);
+	if (now !== null && JSON.stringify(now) === JSON.stringify(session.entryPoints)) return session.identity;
+	return identifyHost(session.identity.launched).catch(() => null);
 }
 
 /**

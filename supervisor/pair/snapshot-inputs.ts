@@ -1,18 +1,18 @@
-import {copyFile, mkdir} from 'node:fs/promises';
+import {mkdir} from 'node:fs/promises';
 import {basename, join, resolve} from 'node:path';
-import {digestFile} from '../../files/digest.js';
+import {pinnedCopy} from '../../files/pinned-copy.js';
 import {identifyHost} from '../host/host-identity.js';
 import {readSnapshot} from '../source/read-snapshot.js';
 import {readBuildRecord} from '../source/verify-build.js';
 import type {ExecutableSnapshot, SourceSnapshot} from './pair-record.js';
 
-/** Copies a file into the pair folder and records the digest of the copy. */
+/** Puts a file's bytes into the pair folder (linked where it can be, see pinnedCopy) and records the digest of the copy. */
 export async function copyInput(pairDir: string, source: string, copyName: string): Promise<{source: string; copy: string; digest: string}> {
 	const from = resolve(source);
 	const to = join(pairDir, copyName);
 	await mkdir(join(to, '..'), {recursive: true});
-	await copyFile(from, to);
-	return {source: from, copy: copyName, digest: (await digestFile(to)) ?? 'missing'};
+	const {digest} = await pinnedCopy(from, to);
+	return {source: from, copy: copyName, digest};
 }
 
 /**

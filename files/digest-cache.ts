@@ -1,0 +1,83 @@
+import {mkdirSync, readFileSync} from 'node:fs';
+import {homedir} from 'node:os';
+import {isAbsolute, join} from 'node:path';
+import {z} from 'zod';
+import {writeJsonSync} from './write-json.js';
+
+/**
+ * `$XDG_CACHE_HOME/harness-lab/file-digests.json` (else `~/.cache/harness-lab/`): file digests shared by every hlab
+ * process of the user, keyed by a file's stamp (device, inode, size, mtime and ctime in nanoseconds), so a 125 MB
+ * Node binary or a 5,000-file build is hashed once, not once per process. Only settled stamps enter (see fileDigest).
+ */
+const CacheFile = z.object({
+	schema: z.literal('harness-lab/file-digests@1'),
+	/** Stamp → sha256 hex, oldest first; each value is checked when it is used (checking thousands up front costs more than the cache saves). */
+	entries: z.custom<Record<string, unknown>>(value => typeof value === 'object' && value !== null && !Array.isArray(value)),
+});
+
+/** The supervisor, its packages and two host builds (~7,000 files each); older entries go first, and loading stays a few ms. */
+const maxEntries = 20_000;
+const hex = /^[0-9a-f]{64}$/;
+
+/** The user's harness-lab cache folder: `$XDG_CACHE_HOME/harness-lab`, else `~/.cache/harness-lab`. */
+export function digestCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+	const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+	return join(base, 'harness-lab');
+}
+
+export function digestCachePath(env: NodeJS.ProcessEnv = process.env): string {
+	return join(digestCacheDir(env), 'file-digests.json');
+}
+
+/** The digests of this process, seeded from the cache file once, written back (merged) when the process exits. */
+export class DigestCache {
+	private entries: Record<string, unknown> | null = null;
+	private readonly added = new Map<string, string>();
+	private saving = false;
+
+	constructor(private readonly path: string) {}
+
+	get(stamp: string): string | undefined {
+		this.entries ??= readEntries(this.path);
+		const digest = Object.hasOwn(this.entries, stamp) ? this.entries[stamp] : undefined;
+		return typeof digest === 'string' && hex.test(digest) ? digest : undefined;
+	}
+
+	set(stamp: string, digest: string): void {
+		this.entries ??= readEntries(this.path);
+		this.entries[stamp] = digest;
+		this.added.set(stamp, digest);
+		if (!this.saving) {
+			this.saving = true;
+			// Synchronous at exit: the digests of one process's work are written once, whatever way it ends normally.
+			process.once('exit', () => this.save());
+		}
+	}
+
+	/** Merges what this process learned into the file as it is now (another process may have written it), atomically. */
+	save(): void {
+		if (this.added.size === 0) return;
+		try {
+			const merged = new Map(Object.entries(readEntries(this.path)));
+			for (const [stamp, digest] of this.added) {
+				merged.delete(stamp);
+				merged.set(stamp, digest);
+			}
+			const kept = [...merged].filter(([, digest]) => typeof digest === 'string' && hex.test(digest)).slice(-maxEntries);
+			mkdirSync(join(this.path, '..'), {recursive: true, mode: 0o700});
+			writeJsonSync(this.path, {schema: 'harness-lab/file-digests@1', entries: Object.fromEntries(kept)}, {atomic: true});
+			this.added.clear();
+		} catch {
+			// A cache that cannot be written only costs the next process a hash.
+		}
+	}
+}
+
+function readEntries(path: string): Record<string, unknown> {
+	try {
+		return CacheFile.parse(JSON.parse(readFileSync(path, 'utf8'))).entries;
+	} catch {
+		// Missing, unreadable or from another version: start empty; the next save replaces it.
+		return {};
+	}
+}

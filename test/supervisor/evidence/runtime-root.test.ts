@@ -1,0 +1,66 @@
+import {existsSync, statSync} from 'node:fs';
+import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import t from 'tap';
+import {chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot} from '../../../supervisor/evidence/runtime-root.js';
+import {tempDir} from '../../temp-dir.js';
+
+const id = (): string => `test-${process.pid}-${Math.random().toString(36).slice(2)}`;
+
+t.test('the shared-memory tmpfs holds the runtime state when $XDG_RUNTIME_DIR cannot; the folder is private', async t => {
+	const dir = await tempDir(t);
+	const notAFolder = join(dir, 'file');
+	await writeFile(notAFolder, '');
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: notAFolder});
+	t.teardown(() => dropRuntimeRoot(root));
+	t.equal(root.source, '/dev/shm');
+	t.equal(root.tmpfs, true, '/dev/shm is a tmpfs');
+	t.match(root.dir, /^\/dev\/shm\/hlab-test-/);
+	t.equal(statSync(root.dir!).mode & 0o777, 0o700, 'no other user reads a task\'s state');
+	t.match(root.skipped, [/^XDG_RUNTIME_DIR .*ENOTDIR/]);
+});
+
+t.test('$XDG_RUNTIME_DIR comes first when it can hold the folder, tmpfs or not (recorded as it is)', async t => {
+	const dir = await tempDir(t);
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: dir});
+	t.equal(root.source, 'XDG_RUNTIME_DIR');
+	t.equal(root.dir?.startsWith(`${dir}/hlab-`), true);
+	t.equal(root.tmpfs, false, 'the test\'s temporary folder is not a tmpfs here, and the record says so');
+	t.same(root.skipped, []);
+});
+
+t.test('with neither root usable, the state stays in the evidence directory, and the reasons are recorded', async t => {
+	const dir = await tempDir(t);
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: join(dir, 'missing')}, join(dir, 'no-shm'));
+	t.equal(root.dir, null);
+	t.equal(root.source, 'evidence');
+	t.equal(root.skipped.length, 2);
+	t.match(root.skipped.join('\n'), /ENOENT/);
+});
+
+t.test('HLAB_RUNTIME_ROOT overrides the search: a folder, or `evidence`; an unusable one is bad input', async t => {
+	const dir = await tempDir(t);
+	const chosen = chooseRuntimeRoot(id(), {HLAB_RUNTIME_ROOT: dir, XDG_RUNTIME_DIR: '/dev/shm'});
+	t.equal(chosen.source, 'HLAB_RUNTIME_ROOT');
+	t.equal(chosen.dir?.startsWith(dir), true);
+	t.equal(chooseRuntimeRoot(id(), {HLAB_RUNTIME_ROOT: 'evidence'}).dir, null);
+	t.throws(() => chooseRuntimeRoot(id(), {HLAB_RUNTIME_ROOT: join(dir, 'missing', 'deeper')}), {reason: 'runtime_root', message: /cannot hold the runtime state/});
+	t.throws(() => chooseRuntimeRoot(id(), {HLAB_RUNTIME_ROOT: 'relative/path'}), {reason: 'runtime_root', message: /cannot hold the runtime state/});
+});
+
+t.test('state left on the runtime root moves into its task folder and the root goes', async t => {
+	const dir = await tempDir(t);
+	const evidence = join(dir, 'evidence');
+	await mkdir(evidence);
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: join(dir, 'nothing')});
+	t.teardown(() => dropRuntimeRoot(root));
+	recordRuntimeRoot(evidence, root);
+	t.throws(() => recordRuntimeRoot(evidence, root), {code: 'EEXIST'}, 'the record is never overwritten');
+	await mkdir(join(root.dir!, '002-b', 'workspace', 'sub'), {recursive: true});
+	await writeFile(join(root.dir!, '002-b', 'workspace', 'sub', 'made.txt'), 'made');
+	const left = exportLeftRuntime(evidence);
+	t.same(left, {moved: ['tasks/002-b'], problems: []});
+	t.equal(await readFile(join(evidence, 'tasks', '002-b', 'runtime-state', 'workspace', 'sub', 'made.txt'), 'utf8'), 'made');
+	t.notOk(existsSync(root.dir!), 'nothing stays on the tmpfs');
+	t.same(exportLeftRuntime(evidence), {moved: [], problems: []}, 'a second export finds nothing');
+});
