@@ -7,7 +7,8 @@ import {basename, dirname, join} from 'node:path';
  * - `exclusive`: never overwrite; an existing file is an error (`EEXIST`);
  * - `atomic`: a reader or a crash sees the old bytes or the new ones, never a torn file;
  * - `durable`: on disk before the call returns (file and directory entry fsynced).
- * A file a later step trusts (plan, result, report, decision, ledgers, host records) is written `durable`.
+ * A file a later step trusts (plan, report, decision, ledgers, host records) is written `durable`; a task's result.json
+ * is a copy of its ledger record, which is the durable one.
  */
 export interface WriteOptions {
 	exclusive?: boolean;

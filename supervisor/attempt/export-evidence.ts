@@ -26,9 +26,9 @@ export function taskPaths(evidenceDir: string, relDir: string, runtimeDir: strin
 }
 
 /**
- * Exports a task's evidence out of its runtime state (journal, messages, workspace when kept), writes result.json,
- * and only then removes the runtime state. On any error the runtime state is moved into the task folder
- * (`runtime-state/`) for investigation, so nothing of it is left on a tmpfs.
+ * Exports a task's evidence out of its runtime state (journal, messages, workspace when kept) and writes result.json;
+ * the runtime state stays until the ledger holds the result (`dropRuntimeState`). On any error the runtime state is
+ * moved into the task folder (`runtime-state/`) for investigation, so nothing of it is left on a tmpfs.
  * Synchronous: a few small files, for which a trip through the thread pool costs more than the call.
  */
 export function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean): TaskResult {
@@ -58,10 +58,18 @@ function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: bool
 	}
 	evidence.result = `${paths.relDir}/result.json`;
 	const exported = {...result, evidence};
-	// Durable before the runtime state goes: the result is the task's evidence from here on.
-	writeJsonSync(join(paths.dir, 'result.json'), exported, {durable: true});
-	removeTree(paths.runtime);
+	// Atomic, not fsynced: the ledger record appended next carries this same result durably, and recovery trusts only the ledger.
+	writeJsonSync(join(paths.dir, 'result.json'), exported, {atomic: true});
 	return exported;
+}
+
+/** Removes a task's runtime state once its result is in the ledger: until then a recovery can still export the state. */
+export function dropRuntimeState(paths: TaskPaths): void {
+	try {
+		removeTree(paths.runtime);
+	} catch {
+		// Left in place: the attempt's close moves what remains of its runtime root into the task folders.
+	}
 }
 
 /** A failed export keeps the runtime state, in the task folder where the evidence directory keeps it. */

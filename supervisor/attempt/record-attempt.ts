@@ -23,9 +23,12 @@ export interface SupervisorCode {
 	packages: AttemptRecord['packages'];
 }
 
-/** Starts hashing the supervisor's own code and node: independent measurements, side by side, while the services start. */
-export function measureSupervisor(): Promise<SupervisorCode> {
-	const measuring = Promise.all([buildDigest(), digestFile(process.execPath), gitHead(), packageFingerprints(installRoot)])
+/**
+ * Starts hashing the supervisor's own code and node: independent measurements, side by side, while the services start.
+ * `packages` are the fingerprints admission measured a moment ago from the same installation: walked once per attempt, not twice.
+ */
+export function measureSupervisor(packages: AttemptRecord['packages'] | null = null): Promise<SupervisorCode> {
+	const measuring = Promise.all([buildDigest(), digestFile(process.execPath), gitHead(), packages ?? packageFingerprints(installRoot)])
 		.then(([build, nodeDigest, head, packages]) => ({build, nodeDigest, head, packages}));
 	// Awaited by recordAttempt; an attempt that ends before it must not crash on an unawaited rejection.
 	measuring.catch(() => undefined);

@@ -24,7 +24,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptOutcom
 	const attempt = await openAttempt(options);
 	try {
 		const admission = await admitAttempt(attempt);
-		const measuring = measureSupervisor();
+		const measuring = measureSupervisor(admission.result.packages);
 		const services = await startServices(attempt, admission);
 		try {
 			await recordAttempt(attempt, services, measuring);

@@ -12,7 +12,7 @@ import {controllerAttemptTasks} from './controller-tasks.js';
 import {TaskLeakWatch} from './audit-leaks.js';
 import {BudgetGate} from './total-budget.js';
 import {executeTask, type TaskRunner} from './execute-task.js';
-import {exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
+import {dropRuntimeState, exportTaskEvidence, taskPaths, type TaskPaths} from './export-evidence.js';
 import {failedResult, type TaskFailure} from './failed-result.js';
 import {lanesOf, runInFrozenOrder} from './frozen-order.js';
 import type {AttemptContext} from './open-attempt.js';
@@ -86,15 +86,18 @@ async function runOneTask(runner: TaskRunner, index: number, progress: Progress,
 		started = true;
 		progress.started(id);
 	}};
-	const recorded = runner.executor.runWhole === undefined ? await runHere(runner, turn, watch, () => started) : await runner.executor.runWhole(turn);
+	const here = runner.executor.runWhole === undefined ? await runHere(runner, turn, watch, () => started) : null;
+	const recorded = here?.recorded ?? await runner.executor.runWhole!(turn);
 	await attempt.ledger.append(recorded.result);
+	// Only now: a crash before the record is on disk leaves the state for `--recover` to export (a failed export moved it already).
+	if (here?.exported === true) dropRuntimeState(paths);
 	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
 	progress.finished(recorded.result, started);
 	return recorded;
 }
 
-/** Executes one task, audits its leaks and exports its evidence. */
-async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch, started: () => boolean): Promise<RecordedTask> {
+/** Executes one task, audits its leaks and exports its evidence; `exported` says whether its runtime state may go once recorded. */
+async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch, started: () => boolean): Promise<{recorded: RecordedTask; exported: boolean}> {
 	watch.started();
 	const result = await executeTask(runner, turn).catch((error: unknown) => {
 		watch.abandoned();
@@ -102,7 +105,8 @@ async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch,
 	});
 	const executed = {...result, leak_audit: await watch.ended(started())};
 	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
-	return exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
+	const recorded = exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
+	return {recorded, exported: recorded.problem === null};
 }
 
 /**

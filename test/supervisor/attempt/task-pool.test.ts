@@ -23,7 +23,8 @@ interface Stub {
 
 /**
  * A plain OpenAI-compatible endpoint on loopback. The task's prompt says how it answers: `delay=MS` answers `done`
- * after MS, `hang` never answers, `background` first starts `sleep 300` in the background and then never answers.
+ * after MS, `hang` never answers, `background` first starts `sleep 300` in the background and then never answers,
+ * `escape` first runs a command that leaves a `sleep 300` in a session of its own and then answers `done`.
  */
 async function stub(t: Test): Promise<Stub> {
 	const seen: Stub = {url: '', maxInFlight: 0, requests: new Map(), backgroundPids: [], held: []};
@@ -56,6 +57,8 @@ function answer(seen: Stub, body: any, response: ServerResponse): void {
 	seen.requests.set(id, (seen.requests.get(id) ?? 0) + 1);
 	const tool = messages.find(message => message.role === 'tool');
 	if (prompt.includes('background') && tool === undefined) return reply(response, 'run_command', {command: 'sleep 300', background: true});
+	// Leaves its own process group (and so the command's end) behind, with the task's marker in its environment.
+	if (prompt.includes('escape') && tool === undefined) return reply(response, 'run_command', {command: 'setsid sleep 300 >/dev/null 2>&1 & echo "(pid $!)"'});
 	const pid = /\(pid (\d+)\)/.exec(tool?.content ?? '')?.[1];
 	if (pid !== undefined) seen.backgroundPids.push(Number(pid));
 	if (prompt.includes('hang') || prompt.includes('background')) return;
@@ -173,6 +176,19 @@ t.test('a candidate that spins forever has its thread ended at its own deadline:
 	const after = await run('after', 'delay=0');
 	t.equal(outcomeOf(after)?.status, 'done', 'the pool goes on with a fresh thread');
 	t.not(after.thread, spin.thread);
+});
+
+t.test('a task that ended by itself has the process its command left outside its group ended with it', async t => {
+	const server = await stub(t);
+	const tasks = pool(t, 1, 1);
+	await tasks.warmUp();
+	// Three layers stand behind this: the command's containment (cgroup or /proc sweep), then the pool's marker scan, which
+	// now runs only for a task that announced a command or ran candidate code. With the scan alone disabled it still passes.
+	const done = await runner(t, tasks, server)('escape', 'escape');
+	t.equal(outcomeOf(done)?.status, 'done', 'the task finished normally');
+	const pid = server.backgroundPids[0];
+	t.ok(pid !== undefined, 'the command reported the pid it left behind');
+	t.notOk(isRunning(readStat(pid!)), `the escaped ${pid} is not running once the task's run returns`);
 });
 
 t.test('a task handed to a thread that candidate code already holds is failed naming that code', async t => {

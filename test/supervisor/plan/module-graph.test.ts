@@ -1,9 +1,10 @@
 import {existsSync} from 'node:fs';
-import {mkdir, writeFile} from 'node:fs/promises';
+import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
-import t from 'tap';
+import t, {type Test} from 'tap';
 import {isRunning, readTable} from '../../../process/proc-table.js';
+import {runInGroup} from '../../../process/index.js';
 import {digestFile} from '../../../files/digest.js';
 import {installRoot} from '../../../files/install-root.js';
 import {builtinTasks} from '../../../tasks/index.js';
@@ -95,4 +96,31 @@ t.test('the built-in scorer holds each kind of deciding file and leaves the CLI 
 	t.same(files.filter(name => name.startsWith('dist/supervisor/cli/')), [], 'the CLI does not decide');
 	t.same(files.filter(name => name.endsWith('.ts') && !name.startsWith('tasks/')), [], 'no source outside tasks/: an installed package ships only dist/ of those');
 	t.same(files.filter(name => name.includes('node_modules') || name.startsWith('/')), [], 'packages are fingerprinted elsewhere, and every name is relative to the installation');
+});
+
+/** The graph's names as a fresh process computes them, with its own cache folder. */
+async function graphInNewProcess(t: Test, root: string, cache: string, entry: string): Promise<string[]> {
+	const module = join(installRoot, 'dist', 'supervisor', 'plan', 'module-graph.js');
+	const script = `const {digestModuleGraph} = await import(${JSON.stringify(module)}); console.log(JSON.stringify(Object.keys(await digestModuleGraph(${JSON.stringify(root)}, [${JSON.stringify(entry)}]))));`;
+	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cache}, timeoutMs: 60_000});
+	t.equal(run.record.exit_code, 0, run.stderr?.toString() ?? '');
+	return JSON.parse(run.stdout?.toString() ?? 'null') as string[];
+}
+
+t.test('a graph saved by one process is reused by the next, and an import added since is still seen', async t => {
+	const root = await installation({
+		'dist/decide.js': 'export const decide = 1;\n',
+		'dist/rule.js': 'export const rule = 2;\n',
+	});
+	const cache = await tempDir(t, 'hlab-graph-cache-');
+	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js']);
+	const saved = JSON.parse(await readFile(join(cache, 'harness-lab', 'module-graphs.json'), 'utf8')) as {graphs: Record<string, Record<string, string>>};
+	t.same(Object.values(saved.graphs).map(files => Object.keys(files)), [['dist/decide.js']], 'the graph is saved for later processes');
+	await writeFile(join(root, 'dist/decide.js'), "import {rule} from './rule.js';\nexport const decide = rule;\n");
+	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js', 'dist/rule.js'], 'the edited file sends the next process back to esbuild');
+	// Reuse, shown: a saved graph whose files all keep their digests is taken as it is, without esbuild.
+	const key = Object.keys(JSON.parse(await readFile(join(cache, 'harness-lab', 'module-graphs.json'), 'utf8')).graphs as object)[0]!;
+	const decide = await digestFile(join(root, 'dist/decide.js'));
+	await writeFile(join(cache, 'harness-lab', 'module-graphs.json'), JSON.stringify({schema: 'harness-lab/module-graphs@1', graphs: {[key]: {'dist/decide.js': decide}}}));
+	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js'], 'the saved graph is what the next process uses');
 });
