@@ -33,14 +33,18 @@ export function digestCachePath(env: NodeJS.ProcessEnv = process.env): string {
 export class DigestCache {
 	private entries: Record<string, unknown> | null = null;
 	private readonly added = new Map<string, string>();
+	/** Entries this process found: kept at the young end when it saves, so one-off builds evict the cold ones first. */
+	private readonly used = new Set<string>();
 	private saving = false;
 
-	constructor(private readonly path: string) {}
+	constructor(private readonly path: string, private readonly limit = maxEntries) {}
 
 	get(stamp: string): string | undefined {
 		this.entries ??= readEntries(this.path);
 		const digest = Object.hasOwn(this.entries, stamp) ? this.entries[stamp] : undefined;
-		return typeof digest === 'string' && hex.test(digest) ? digest : undefined;
+		if (typeof digest !== 'string' || !hex.test(digest)) return undefined;
+		this.used.add(stamp);
+		return digest;
 	}
 
 	set(stamp: string, digest: string): void {
@@ -59,14 +63,21 @@ export class DigestCache {
 		if (this.added.size === 0) return;
 		try {
 			const merged = new Map(Object.entries(readEntries(this.path)));
+			for (const stamp of this.used) {
+				const digest = merged.get(stamp);
+				if (digest === undefined) continue;
+				merged.delete(stamp);
+				merged.set(stamp, digest);
+			}
 			for (const [stamp, digest] of this.added) {
 				merged.delete(stamp);
 				merged.set(stamp, digest);
 			}
-			const kept = [...merged].filter(([, digest]) => typeof digest === 'string' && hex.test(digest)).slice(-maxEntries);
+			const kept = [...merged].filter(([, digest]) => typeof digest === 'string' && hex.test(digest)).slice(-this.limit);
 			mkdirSync(join(this.path, '..'), {recursive: true, mode: 0o700});
 			writeJsonSync(this.path, {schema: 'harness-lab/file-digests@1', entries: Object.fromEntries(kept)}, {atomic: true});
 			this.added.clear();
+			this.used.clear();
 		} catch {
 			// A cache that cannot be written only costs the next process a hash.
 		}

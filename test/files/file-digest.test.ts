@@ -4,7 +4,7 @@ import {mkdtemp, readFile, rm, stat, utimes, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
-import {digestCachePath} from '../../files/digest-cache.js';
+import {DigestCache, digestCachePath} from '../../files/digest-cache.js';
 import {fileDigest} from '../../files/file-digest.js';
 import {installRoot} from '../../files/install-root.js';
 import {sha256} from '../../files/sha256.js';
@@ -67,4 +67,21 @@ t.test('a file just written is never cached: its stamp could be shared with the 
 	await writeFile(file, 'fresh');
 	t.equal(await digestInProcess(file, cacheHome), sha256('fresh'));
 	t.notOk(existsSync(digestCachePath({XDG_CACHE_HOME: cacheHome})), 'nothing was worth writing');
+});
+
+t.test('a full cache evicts the entries no process used lately, not the ones every attempt needs', async t => {
+	const cacheHome = await mkdtemp(join(tmpdir(), 'hlab-cache-'));
+	t.teardown(() => rm(cacheHome, {recursive: true, force: true}));
+	const path = digestCachePath({XDG_CACHE_HOME: cacheHome});
+	const digest = (n: number): string => String(n).repeat(64);
+	const first = new DigestCache(path, 3);
+	for (const stamp of ['hot', 'cold', 'warm']) first.set(stamp, digest(1));
+	first.save();
+	// The next process reads the hot entry (the supervisor's packages, say), then learns a new one (a fresh build's file).
+	const next = new DigestCache(path, 3);
+	t.equal(next.get('hot'), digest(1));
+	next.set('new', digest(2));
+	next.save();
+	const kept = Object.keys(JSON.parse(await readFile(path, 'utf8')).entries);
+	t.same(kept, ['warm', 'hot', 'new'], 'the entry nobody used went first; the one just used stayed');
 });
