@@ -86,8 +86,9 @@ export class TaskPool {
 		const task: InFlight = {id: job.task.id, thread: null, inCandidateCode, hardDeadline: performance.now() + options.deadlineMs + settleGraceMs, fate: null};
 		const {port1, port2} = new MessageChannel();
 		const leaders: ProcessIdentity[] = [];
-		// Only the engine's commands get the task's marker, and each announces its process group as it starts; candidate code might pass it on.
-		let mayHaveMarked = job.candidate !== null;
+		// Only the engine's commands get the task's marker, and each announces its process group as it starts; candidate
+		// code and a cartridge's tools run in the thread and might pass it on unannounced.
+		let mayHaveMarked = job.candidate !== null || job.cartridge !== undefined;
 		port1.on('message', (message: TaskThreadMessage) => {
 			if ('thread' in message) task.thread = message.thread;
 			else {
