@@ -24,10 +24,11 @@ export async function startHlab(t: Test, root: string | undefined, args: string[
 	const stderr = new PassThrough();
 	stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	let pid = 0;
-	// A worker killed mid-attempt cannot remove its folder under TMPDIR: give it one the test removes.
+	// A worker killed mid-attempt cannot remove its folder under TMPDIR, nor its runtime root (which would otherwise be
+	// on /dev/shm, outside every test folder): give it both in a folder the test removes.
 	const tmp = await tempDir(t, 'hlab-queue-tmp-');
 	const ended = runInGroup({
-		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, timeoutMs: 240_000, env: {TMPDIR: tmp},
+		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, timeoutMs: 240_000, env: {TMPDIR: tmp, XDG_RUNTIME_DIR: tmp},
 		stderr: {kind: 'stream', stream: stderr}, onSpawn: spawned => (pid = spawned),
 	});
 	const stop = async (): Promise<GroupRun> => {
