@@ -11,6 +11,8 @@ checkNoLeaks(t);
 
 // The slow polling task takes seconds; the quick one finishes while it still runs.
 const tasks = 'background_job_poll,sales_report';
+// It polls until its job is done: on a loaded machine that can take many more than the usual 12 model requests.
+const maxSteps = 45;
 const eraseFrame = '\x1b[2A\r\x1b[J';
 
 const quote = (text: string): string => `'${text.replaceAll('\'', '\'\\\'\'')}'`;
@@ -30,7 +32,7 @@ const framesOf = (screen: string): string[] => screen.split(eraseFrame).map(fram
 
 t.test('on a terminal the display redraws while the slow task runs', async t => {
 	const dir = await scratch(t);
-	const plan = await freeze({dir, tasks});
+	const plan = await freeze({dir, tasks, maxSteps});
 	const screen = await onTerminal(evalLine(plan, join(dir, 'tty')));
 	const frames = framesOf(screen);
 	const whileSlow = frames
@@ -47,7 +49,7 @@ t.test('on a terminal the display redraws while the slow task runs', async t => 
 
 t.test('off a terminal the progress is one plain line per finished task', async t => {
 	const dir = await scratch(t);
-	const plan = await freeze({dir, tasks});
+	const plan = await freeze({dir, tasks, maxSteps});
 	const run = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', join(dir, 'plain')], timeoutMs: 180_000});
 	t.equal(run.record.exit_code, 0);
 	const lines = run.stderr!.toString().trim().split('\n');
@@ -57,7 +59,7 @@ t.test('off a terminal the progress is one plain line per finished task', async 
 
 t.test('with --json on a terminal, stdout is the JSON alone and nothing is drawn', async t => {
 	const dir = await scratch(t);
-	const plan = await freeze({dir, tasks});
+	const plan = await freeze({dir, tasks, maxSteps});
 	const stdoutFile = join(dir, 'stdout.json');
 	const screen = await onTerminal(`${evalLine(plan, join(dir, 'json'), ' --json')} > ${quote(stdoutFile)}`);
 	t.notMatch(screen, /tasks \d+\/2 done|\[1\/2\]/, 'no progress at all');
