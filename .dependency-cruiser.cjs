@@ -27,9 +27,9 @@ const layers = [
 	{name: 'supervisor/plan', path: '^supervisor/plan/'},
 	{name: 'supervisor/evidence', path: '^supervisor/evidence/'},
 	{name: 'supervisor/host', path: '^supervisor/host/'},
-	// Runs cartridges' cases (describe, eval, replay, diff); below the attempt, which will use it as a task source.
-	{name: 'supervisor/cartridge', path: '^supervisor/cartridge/'},
 	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
+	// hlab cartridge eval and replay: a cartridge's cases through the attempt's task core, outside an experiment.
+	{name: 'supervisor/cartridge-commands', path: '^supervisor/cartridge-commands/'},
 	// The queue executor (coordinator) and the queue worker: BullMQ on Redis, on top of the attempt's pieces.
 	{name: 'supervisor/queue', path: '^supervisor/queue/'},
 	{name: 'supervisor/compare', path: '^supervisor/compare/'},
@@ -43,7 +43,7 @@ const layers = [
 	// 7. Self-checks: they run bin/hlab.js as a user would.
 	{name: 'checks', path: '^checks/'},
 	// 8. The command line, on top of everything it offers.
-	{name: 'supervisor/cli', path: '^supervisor/cli/'},
+	{name: 'cli', path: '^cli/'},
 ];
 
 /** Layers that sit side by side: neither may import the other (beyond the order above). */
@@ -76,6 +76,13 @@ module.exports = {
 			severity: 'error',
 			from: {pathNot: [...layers.map(layer => layer.path), '^(test|bench|examples|bin)/', '^[^/]+$']},
 			to: {},
+		},
+		{
+			name: 'attempt-through-its-face',
+			comment: 'outside supervisor/attempt/, import its index.ts; the report format alone has a light path, so that compare, report and search read reports without loading the attempt runner',
+			severity: 'error',
+			from: {pathNot: ['^supervisor/attempt/', '^test/']},
+			to: {path: '^supervisor/attempt/', pathNot: '^supervisor/attempt/(index|report/report-schema)[.]ts$'},
 		},
 		{
 			name: 'no-cycle',

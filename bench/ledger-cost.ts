@@ -1,7 +1,7 @@
 import {rm} from 'node:fs/promises';
 import {join} from 'node:path';
-import {Ledger} from '../supervisor/attempt/ledger.js';
-import type {TaskResult} from '../supervisor/attempt/report-schema.js';
+import {Ledger} from '../supervisor/attempt/index.js';
+import type {TaskResult} from '../supervisor/attempt/report/report-schema.js';
 import type {Bench, BenchSize} from './bench-result.js';
 import {scratch} from './one-turn/fixture.js';
 import {alternate, median, round, spread} from './stats.js';

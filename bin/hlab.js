@@ -14,5 +14,5 @@ module.enableCompileCache?.();
 // about 30 MB of peak memory for no measurable CPU (bench/README.md, where the memory goes). Worker threads set their own limit.
 v8.setFlagsFromString('--semi-space-growth-factor=1');
 // The supervisor starts `hlab host-worker` once per host task; it takes no arguments, so it skips the command line parser.
-if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import('../dist/supervisor/cli/host-worker.js')).runHostWorker();
-else await import('../dist/supervisor/cli/main.js');
+if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import('../dist/cli/host-worker.js')).runHostWorker();
+else await import('../dist/cli/main.js');

@@ -3,7 +3,7 @@ import {existsSync} from 'node:fs';
 import {join, relative, resolve} from 'node:path';
 import {z} from 'zod';
 import {ControllerIdentity, TasksResult} from '../../controller-protocol/index.js';
-import {readPlanFile} from '../../supervisor/attempt/read-plan.js';
+import {readPlanFile} from '../../supervisor/attempt/index.js';
 import {createControllerClient} from '../../supervisor/controller/index.js';
 import {digestFile} from '../../files/digest.js';
 import {runInGroup} from '../../process/index.js';

@@ -23,7 +23,7 @@ say() { printf '\n== %s\n' "$*"; }
 
 for command in snapshot-source build-host pair; do
 	if ! hlab "$command" --help >/dev/null 2>&1; then
-		echo "run-pair: this checkout's hlab has no '$command' command yet (supervisor/cli/main.ts must register it)" >&2
+		echo "run-pair: this checkout's hlab has no '$command' command yet (cli/main.ts must register it)" >&2
 		exit 2
 	fi
 done

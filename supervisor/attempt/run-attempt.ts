@@ -1,15 +1,15 @@
-import {admitAttempt} from './admit-attempt.js';
-import {auditAttempt} from './audit-leaks.js';
-import type {AttemptOptions} from './attempt-options.js';
-import {closeAttemptHost} from './attempt-host.js';
-import {closeAttempt, openAttempt} from './open-attempt.js';
-import {measureSupervisor, recordAttempt} from './record-attempt.js';
-import {reportAttempt} from './report-attempt.js';
-import type {Report} from './report-schema.js';
-import {runTasks} from './run-tasks.js';
-import {startServices} from './start-services.js';
+import {admitAttempt} from './stages/admit-attempt.js';
+import {auditAttempt} from './stages/audit-leaks.js';
+import type {AttemptOptions} from './stages/attempt-options.js';
+import {closeAttemptHost} from './stages/attempt-host.js';
+import {closeAttempt, openAttempt} from './stages/open-attempt.js';
+import {measureSupervisor, recordAttempt} from './stages/record-attempt.js';
+import {reportAttempt} from './report/report-attempt.js';
+import type {Report} from './report/report-schema.js';
+import {runTasks} from './stages/run-tasks.js';
+import {startServices} from './stages/start-services.js';
 
-export type {AttemptOptions} from './attempt-options.js';
+export type {AttemptOptions} from './stages/attempt-options.js';
 
 export interface AttemptOutcome {
 	dir: string;

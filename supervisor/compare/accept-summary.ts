@@ -1,5 +1,5 @@
 import type {ReportSummary, TaskSummary} from '../../controller-protocol/index.js';
-import type {Report} from '../attempt/report-schema.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import type {Rescore} from './controller-rescore.js';
 
 /** The failure named in a summary for a task the pinned controller could not re-score. */

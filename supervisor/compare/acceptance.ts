@@ -1,6 +1,6 @@
 import {z} from 'zod';
 import type {AcceptancePolicy} from '../plan/experiment-policy.js';
-import type {Report} from '../attempt/report-schema.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import {significantImprovement} from './significant-improvement.js';
 import {workingTimeOf} from './working-time.js';
 

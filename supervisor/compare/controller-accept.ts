@@ -1,6 +1,6 @@
 import type {ControllerClient} from '../controller/index.js';
 import type {Plan} from '../plan/plan-schema.js';
-import type {Report} from '../attempt/report-schema.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import type {RuleCheck} from './acceptance.js';
 import {acceptSummary} from './accept-summary.js';
 import type {Rescores} from './controller-rescore.js';

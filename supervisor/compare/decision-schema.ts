@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {PairedStatistics} from './statistics.js';
 import {AcceptancePolicy} from '../plan/experiment-policy.js';
-import {Totals} from '../attempt/report-schema.js';
+import {Totals} from '../attempt/report/report-schema.js';
 import {RuleCheck} from './acceptance.js';
 import {ControllerFailureReason} from '../controller/index.js';
 

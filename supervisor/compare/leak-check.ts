@@ -1,4 +1,4 @@
-import type {Report} from '../attempt/report-schema.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import type {RuleCheck} from './acceptance.js';
 
 /** How many processes outlived their task or the attempt on one side; null when the side was never audited. */

@@ -1,4 +1,4 @@
-import type {Report} from '../attempt/report-schema.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import type {RuleCheck} from './acceptance.js';
 
 /** A side's claim-versus-metering differences, in words; null when the side has no host metering. */

@@ -1,5 +1,5 @@
 import type {AcceptancePolicy} from '../plan/experiment-policy.js';
-import type {Report} from '../attempt/report-schema.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import {pairedStatistics, type PairedInterval, type PairedStatistics} from './statistics.js';
 
 type Verdict = {satisfied: boolean; message: string};

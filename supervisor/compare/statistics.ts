@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {uniformInt} from 'pure-rand/distribution/uniformInt';
 import {xoroshiro128plus} from 'pure-rand/generator/xoroshiro128plus';
-import type {Report, TaskResult} from '../attempt/report-schema.js';
+import type {Report, TaskResult} from '../attempt/report/report-schema.js';
 
 /** One task over its trials (`<id>#k` entries share the task `<id>`): how often each side passed it. */
 export const TaskPassRate = z.object({

@@ -1,4 +1,4 @@
-import type {Report, TaskResult} from '../attempt/report-schema.js';
+import type {Report, TaskResult} from '../attempt/report/report-schema.js';
 import type {TaskRow} from './decision-schema.js';
 
 /** One row per task of the denominator, baseline beside candidate. */

@@ -1,6 +1,6 @@
 import {access, readFile} from 'node:fs/promises';
 import {dirname, isAbsolute, join, relative, resolve} from 'node:path';
-import {Report} from '../attempt/report-schema.js';
+import {Report} from '../attempt/report/report-schema.js';
 import {computePlanDigest} from '../plan/plan-digest.js';
 import {Plan} from '../plan/plan-schema.js';
 import {builtinScorer} from '../plan/identities.js';

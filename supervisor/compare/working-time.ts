@@ -1,4 +1,4 @@
-import type {Report, TaskResult} from '../attempt/report-schema.js';
+import type {Report, TaskResult} from '../attempt/report/report-schema.js';
 
 /**
  * A side's working time: each task's supervisor-measured wall time less what the engine spent waiting on the

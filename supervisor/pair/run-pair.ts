@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {mkdir, readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {z} from 'zod';
-import {readPlanFile} from '../attempt/read-plan.js';
+import {readPlanFile} from '../attempt/index.js';
 import {runInGroup} from '../../process/index.js';
 import {PairFile} from './pair-file.js';
 import {PairRecord, pairSchema, type SideName, type SideRecord} from './pair-record.js';

@@ -1,4 +1,4 @@
-import {readLedger} from '../attempt/ledger.js';
+import {readLedger} from '../attempt/index.js';
 import type {PairTask, PairTaskSide, SideName} from './pair-record.js';
 
 export const missingTask: PairTaskSide = {status: 'missing', reason: null, message: null, usage: null, wall_ms: null, recorded_at: null};

@@ -10,7 +10,7 @@ import {deciderEntries} from './scorer-entries.js';
 import {SelectionError} from './task-selection.js';
 
 /** The code that judges a cartridge's case besides the deciders every plan has: the verdict and the evaluation process. */
-const cartridgeJudgeEntries = ['supervisor/cartridge/judge-case.js', 'cartridges/evaluation-main.js'] as const;
+const cartridgeJudgeEntries = ['cartridges/judge-case.js', 'cartridges/evaluation-main.js'] as const;
 
 export class CartridgeError extends InputError {
 	readonly reason = 'cartridge';

@@ -8,7 +8,7 @@ export const deciderEntries = [
 	// Verifies both sides and applies the acceptance rule.
 	'supervisor/compare/compare-reports.js',
 	// The report format both sides are read through.
-	'supervisor/attempt/report-schema.js',
+	'supervisor/attempt/report/report-schema.js',
 	// Grades each task's workspace and builds the report.
 	'supervisor/attempt/run-attempt.js',
 	// The engine's run loop: usage accounting and the tool constraints every agent runs under.

@@ -2,7 +2,7 @@ import {mkdir, readFile, stat} from 'node:fs/promises';
 import {dirname, isAbsolute, join, normalize} from 'node:path';
 import {walkTree} from '../../files/walk-tree.js';
 import {writeBytes, writeJson} from '../../files/write-json.js';
-import type {TaskResult} from '../attempt/report-schema.js';
+import type {TaskResult} from '../attempt/report/report-schema.js';
 import type {EvidenceFile} from './task-message.js';
 
 /** result.json travels as the result itself and is written last, durable, by the coordinator. */

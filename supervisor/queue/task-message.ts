@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {TaskResult} from '../attempt/report-schema.js';
+import {TaskResult} from '../attempt/report/report-schema.js';
 
 /** A job: which task of the denominator to run. The worker has the plan; nothing else is needed. */
 export const TaskJobData = z.object({index: z.number().int().nonnegative(), task_id: z.string()});

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import type {TaskResult} from '../attempt/report-schema.js';
+import type {TaskResult} from '../attempt/report/report-schema.js';
 
 /** A task's leak audit as the table shows it; null when the report carries none (older or recovered reports), shown as "—". */
 export const LeakCell = z.object({

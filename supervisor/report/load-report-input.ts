@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {dirname, join, resolve} from 'node:path';
 import {z} from 'zod';
-import {Report} from '../attempt/report-schema.js';
+import {Report} from '../attempt/report/report-schema.js';
 import {Decision} from '../compare/decision-schema.js';
 import {pairedStatistics} from '../compare/statistics.js';
 import {leakCell} from './leak-audit.js';

@@ -1,4 +1,4 @@
-import type {TaskResult} from '../attempt/report-schema.js';
+import type {TaskResult} from '../attempt/report/report-schema.js';
 import type {ReportInput, SideInput} from './report-input.js';
 import type {TaskEvidence} from './task-evidence.js';
 

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {Report} from '../attempt/report-schema.js';
+import {Report} from '../attempt/report/report-schema.js';
 import {Decision} from '../compare/decision-schema.js';
 import {PairedStatistics} from '../compare/statistics.js';
 import {LeakCell} from './leak-audit.js';

@@ -1,6 +1,6 @@
 import {isAbsolute, relative, resolve} from 'node:path';
 import {z} from 'zod';
-import type {TaskResult} from '../attempt/report-schema.js';
+import type {TaskResult} from '../attempt/report/report-schema.js';
 import {JournalLine, journalLine} from './journal-lines.js';
 import {readJsonl} from './read-jsonl.js';
 import {TranscriptLine, transcriptLine} from './transcript-lines.js';

@@ -3,12 +3,12 @@ import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {compileCandidate, EngineError, failedBeforeStart, type CandidateSnapshot, type ExecutionOutcome, type FailureReason, type ResolvedProvider} from '../../engine/index.js';
 import {builtinTasks, getTask, missingTools, type TaskDefinition} from '../../tasks/index.js';
-import {builtinAttemptTask} from '../attempt/attempt-task.js';
-import {TaskPool, type PoolRun} from '../attempt/task-pool.js';
+import {builtinAttemptTask} from '../attempt/index.js';
+import {TaskPool, type PoolRun} from '../../workers/task-pool.js';
 import {UsageError} from '../input-error.js';
 import type {PlanProvider} from '../plan/plan-schema.js';
 import {AgentRun, agentRunSchema} from './agent-run.js';
-import {startProvider} from '../attempt/start-provider.js';
+import {startProvider} from '../attempt/index.js';
 
 export interface RunOneOptions {
 	taskId: string;

@@ -1,8 +1,8 @@
 import {join} from 'node:path';
 import type {Harness} from '../../harness/index.js';
 import {responsiveModel} from '../../scripted/responsive-play.js';
-import {runAttempt} from '../attempt/run-attempt.js';
-import type {Report} from '../attempt/report-schema.js';
+import {runAttempt} from '../attempt/index.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import {buildPlan, writePlan} from '../plan/freeze.js';
 import type {PlanProvider} from '../plan/plan-schema.js';
 import {agentTokenUnit} from './envelope.js';

@@ -1,4 +1,4 @@
-import type {Report} from '../attempt/report-schema.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import type {ReplicateFeedback} from './search-record.js';
 
 /**

@@ -5,7 +5,7 @@ import t, {type Test} from 'tap';
 import {runInGroup} from '../../process/index.js';
 import {readArgv, readTable} from '../../process/proc-table.js';
 import {cgroupBase} from '../../process/cgroup/cgroup-base.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {compareReports} from '../../supervisor/compare/compare-reports.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {evalEntry} from './install-copy.js';

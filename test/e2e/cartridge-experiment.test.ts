@@ -1,9 +1,9 @@
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {CaseRecord} from '../../supervisor/cartridge/index.js';
+import {CaseRecord} from '../../cartridges/index.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {brokenPublishReport, copyCartridge, examplesDir} from '../cartridges/cartridge-copy.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';

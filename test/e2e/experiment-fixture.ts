@@ -1,6 +1,6 @@
 import {readFile, writeFile} from 'node:fs/promises';
 import {runInGroup} from '../../process/index.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {evalEntry} from './install-copy.js';
 import {join} from 'node:path';
 import type {Test} from 'tap';

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
 import {HostAttemptRecord} from '../../supervisor/host/index.js';
 import {ProcessRecord} from '../../process/index.js';

@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
 import {HostAttemptRecord, HostTaskRecord} from '../../supervisor/host/index.js';
 import {hlab} from '../hlab.js';

@@ -4,8 +4,8 @@ import t from 'tap';
 import {z} from 'zod';
 import {installRoot} from '../../files/install-root.js';
 import {runInGroup} from '../../process/index.js';
-import {AttemptRecord} from '../../supervisor/attempt/attempt-record.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {AttemptRecord} from '../../supervisor/attempt/stages/attempt-record.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {packageFingerprints} from '../../supervisor/plan/fingerprints.js';
 import {Plan} from '../../supervisor/plan/plan-schema.js';
 import {checkNoLeaks} from '../leak-check.js';
@@ -118,7 +118,7 @@ t.test('the package ships what the commands need and nothing of the test suite o
 	t.same(unneeded, [], 'no tests, bench, fixtures, source maps or compiled examples');
 	const internalTypes = packed.files.filter(path => /^dist\/(?!process\/|sdk\/|controller-protocol\/).*\.d\.ts$/.test(path));
 	t.same(internalTypes, [], 'type declarations only for the exported modules');
-	for (const needed of ['bin/hlab.js', 'dist/supervisor/cli/main.js', 'dist/workers/task-worker.js', 'dist/sdk/index.d.ts', 'tasks/sales_report/task.ts', 'examples/candidates/repeated-observation.ts', 'controller-protocol/schema/request.json']) {
+	for (const needed of ['bin/hlab.js', 'dist/cli/main.js', 'dist/workers/task-worker.js', 'dist/sdk/index.d.ts', 'tasks/sales_report/task.ts', 'examples/candidates/repeated-observation.ts', 'controller-protocol/schema/request.json']) {
 		t.ok(packed.files.includes(needed), `ships ${needed}`);
 	}
 });

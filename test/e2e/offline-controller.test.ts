@@ -2,7 +2,7 @@ import {readdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {runInGroup} from '../../process/index.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
 import {Plan} from '../../supervisor/plan/plan-schema.js';
 import {installRoot} from '../../files/install-root.js';

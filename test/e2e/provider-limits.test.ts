@@ -2,7 +2,7 @@ import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {Plan} from '../../supervisor/plan/plan-schema.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {answerTwoTurns, startEndpoint} from '../engine/provider-endpoint.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';

@@ -3,7 +3,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {runInGroup} from '../../process/index.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {freePort, startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';

@@ -2,7 +2,7 @@ import {appendFile, readFile} from 'node:fs/promises';
 import {join, relative} from 'node:path';
 import t from 'tap';
 import {installRoot} from '../../files/install-root.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {builtinTasks} from '../../tasks/index.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';

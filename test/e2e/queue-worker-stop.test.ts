@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';

@@ -2,7 +2,7 @@ import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSandbox, runInGroup} from '../../process/index.js';
-import {Report} from '../../supervisor/attempt/report-schema.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {attempt, scratch} from './experiment-fixture.js';

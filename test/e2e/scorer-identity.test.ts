@@ -15,13 +15,13 @@ const taskId = 'test_failure_fix';
 /** One compiled file of each kind that grades or decides; the paths to adjust when one of them moves. */
 const deciding = [
 	{kind: 'a grader helper', file: 'dist/tasks/grading/run-node-tests.js'},
-	{kind: 'the report schema', file: 'dist/supervisor/attempt/report-schema.js'},
+	{kind: 'the report schema', file: 'dist/supervisor/attempt/report/report-schema.js'},
 	{kind: 'the usage accounting', file: 'dist/engine/loop/usage-meter.js'},
 	{kind: 'a tool constraint', file: 'dist/engine/tools/workspace-path.js'},
 	{kind: 'compare', file: 'dist/supervisor/compare/acceptance.js'},
 ];
 /** The `eval` command's definition: its help text decides nothing. */
-const helpText = 'dist/supervisor/cli/eval.js';
+const helpText = 'dist/cli/eval.js';
 
 interface Admission {
 	admitted: boolean;

@@ -2,7 +2,7 @@ import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {runInGroup} from '../../process/index.js';
-import {AttemptRecord} from '../../supervisor/attempt/attempt-record.js';
+import {AttemptRecord} from '../../supervisor/attempt/stages/attempt-record.js';
 import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
 import {computePlanDigest} from '../../supervisor/plan/plan-digest.js';
 import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';

@@ -9,7 +9,7 @@ import {fixtureDir, scratch} from '../supervisor/controller/fixtures.js';
 
 checkNoLeaks(t);
 
-const command = new URL('../../supervisor/cli/controller.js', import.meta.url).href;
+const command = new URL('../../cli/controller.js', import.meta.url).href;
 /** Runs `hlab controller ...args` through the command's registration, in a process of its own. */
 const hlabController = (...args: string[]) => runInGroup({argv: [process.execPath, join(fixtureDir, 'run-controller-cli.mjs'), command, 'controller', ...args], timeoutMs: 60_000});
 

@@ -40,7 +40,7 @@ t.test('the project keeps its layers: no upward import and no cycle', async t =>
 t.test('the rules refuse an upward import, a sideways one in the foundation and a cycle', async t => {
 	const root = await tempDir(t, 'hlab-layers-');
 	await tree(root, {
-		'supervisor/cli/main.ts': "import {run} from '../../engine/run.js';\nexport const main = run;\n",
+		'cli/main.ts': "import {run} from '../engine/run.js';\nexport const main = run;\n",
 		'engine/run.ts': "import type {Plan} from '../supervisor/plan/plan.js';\nexport const run = (plan?: Plan) => plan;\n",
 		'supervisor/plan/plan.ts': 'export type Plan = {id: string};\n',
 		'process/spawn.ts': "import {digest} from '../files/digest.js';\nexport const spawn = digest;\n",
@@ -55,5 +55,5 @@ t.test('the rules refuse an upward import, a sideways one in the foundation and 
 	t.match(out, /layer:process.*process\/spawn\.ts → files\/digest\.ts/, 'the foundation imports nothing of the project');
 	t.match(out, /no-cycle: tasks\/[ab]\.ts →\s+tasks\/[ab]\.ts/, 'a cycle is caught');
 	t.match(out, /every-module-in-a-layer.*newfolder\/thing\.ts/, 'a folder in no layer is named');
-	t.notMatch(out, /supervisor\/cli\/main\.ts → engine/, 'a downward import is allowed');
+	t.notMatch(out, /cli\/main\.ts → engine/, 'a downward import is allowed');
 });

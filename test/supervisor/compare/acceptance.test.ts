@@ -1,8 +1,8 @@
 import t from 'tap';
 import {applyAcceptance} from '../../../supervisor/compare/acceptance.js';
 import {AcceptancePolicy} from '../../../supervisor/plan/experiment-policy.js';
-import type {Report, TaskResult} from '../../../supervisor/attempt/report-schema.js';
-import {totalsOf} from '../../../supervisor/attempt/totals.js';
+import type {Report, TaskResult} from '../../../supervisor/attempt/report/report-schema.js';
+import {totalsOf} from '../../../supervisor/attempt/report/totals.js';
 
 function task(index: number, passed: boolean, turns: number, tokens: number | null, wall: number, score: number | null = null): TaskResult {
 	return {

@@ -2,8 +2,8 @@ import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import t from 'tap';
-import type {Report} from '../../../supervisor/attempt/report-schema.js';
-import {totalsOf} from '../../../supervisor/attempt/totals.js';
+import type {Report} from '../../../supervisor/attempt/report/report-schema.js';
+import {totalsOf} from '../../../supervisor/attempt/report/totals.js';
 import {compareTiming} from '../../../supervisor/compare/compare-timing.js';
 import type {ReportSide} from '../../../supervisor/compare/verify-reports.js';
 

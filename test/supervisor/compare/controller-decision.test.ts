@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import t from 'tap';
 import {ControllerIdentity, TasksResult} from '../../../controller-protocol/index.js';
 import {FreshWorkspaces, writeObservations} from '../../../checks/controller/observations.js';
-import {readPlanFile} from '../../../supervisor/attempt/read-plan.js';
+import {readPlanFile} from '../../../supervisor/attempt/stages/read-plan.js';
 import {Decision} from '../../../supervisor/compare/decision-schema.js';
 import {createControllerClient} from '../../../supervisor/controller/index.js';
 import {buildPlan, writePlan} from '../../../supervisor/plan/freeze.js';

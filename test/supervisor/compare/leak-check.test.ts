@@ -1,7 +1,7 @@
 import t from 'tap';
-import {buildReport} from '../../../supervisor/attempt/build-report.js';
-import {failedResult} from '../../../supervisor/attempt/failed-result.js';
-import type {AttemptLeaks, Report} from '../../../supervisor/attempt/report-schema.js';
+import {buildReport} from '../../../supervisor/attempt/report/build-report.js';
+import {failedResult} from '../../../supervisor/attempt/task-core/failed-result.js';
+import type {AttemptLeaks, Report} from '../../../supervisor/attempt/report/report-schema.js';
 import {leakCheck} from '../../../supervisor/compare/leak-check.js';
 
 function report(side: Report['side'], leaks: AttemptLeaks | null): Report {

@@ -1,7 +1,7 @@
 import t, {type Test} from 'tap';
 import {exactSignTest, pairedStatistics} from '../../../supervisor/compare/statistics.js';
-import type {Report, TaskResult} from '../../../supervisor/attempt/report-schema.js';
-import {totalsOf} from '../../../supervisor/attempt/totals.js';
+import type {Report, TaskResult} from '../../../supervisor/attempt/report/report-schema.js';
+import {totalsOf} from '../../../supervisor/attempt/report/totals.js';
 
 interface Trial {
 	passed: boolean;

@@ -83,7 +83,7 @@ t.test('the built-in scorer holds each kind of deciding file and leaves the CLI 
 	for (const name of [
 		'dist/tasks/grading/run-node-tests.js',
 		'dist/tasks/grading/grade-checks.js',
-		'dist/supervisor/attempt/report-schema.js',
+		'dist/supervisor/attempt/report/report-schema.js',
 		'dist/supervisor/plan/plan-digest.js',
 		'dist/supervisor/host/supervised-timing.js',
 		'dist/engine/loop/usage-meter.js',
@@ -93,7 +93,7 @@ t.test('the built-in scorer holds each kind of deciding file and leaves the CLI 
 		'tasks/test_failure_fix/files/src/discount.js',
 		'tasks/test_failure_fix/task.ts',
 	]) t.ok(files.includes(name), name);
-	t.same(files.filter(name => name.startsWith('dist/supervisor/cli/')), [], 'the CLI does not decide');
+	t.same(files.filter(name => name.startsWith('dist/cli/')), [], 'the CLI does not decide');
 	t.same(files.filter(name => name.endsWith('.ts') && !name.startsWith('tasks/')), [], 'no source outside tasks/: an installed package ships only dist/ of those');
 	t.same(files.filter(name => name.includes('node_modules') || name.startsWith('/')), [], 'packages are fingerprinted elsewhere, and every name is relative to the installation');
 });

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {failedResult} from '../../../supervisor/attempt/failed-result.js';
+import {failedResult} from '../../../supervisor/attempt/task-core/failed-result.js';
 import {collectEvidence, writeEvidence} from '../../../supervisor/queue/evidence-transfer.js';
 import {tempDir} from '../../temp-dir.js';
 

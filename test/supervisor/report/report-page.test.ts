@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {readFile, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
-import {Report} from '../../../supervisor/attempt/report-schema.js';
+import {Report} from '../../../supervisor/attempt/report/report-schema.js';
 import {loadReportInput, renderReportPage, writeReportPage, type ReportInput} from '../../../supervisor/report/index.js';
 import {installRoot} from '../../../files/install-root.js';
 import {checkNoLeaks} from '../../leak-check.js';

@@ -1,0 +1,24 @@
+import {Command, Option} from 'commander';
+import {runCleanupCheck} from '../checks/process-cleanup/run-check.js';
+import {cleanupCheckSummary} from '../checks/process-cleanup/summary.js';
+import {registerControllerCheck} from './check-controller.js';
+import {registerPairRecoveryCheck} from './check-pair-recovery.js';
+import {reportCheck, requireNewOutput} from './check-report.js';
+import {absolutePath} from './path-option.js';
+
+export function registerCheck(program: Command): void {
+	const check = program.command('check').description('self-checks of the framework that make no model call');
+	check
+		.command('process-cleanup')
+		.description('run synthetic process trees through the supervisor and verify in /proc that none survives')
+		.requiredOption('--output <dir>', 'a new directory for result.json and per-scenario records', absolutePath)
+		.option('--json', 'print result.json instead of a summary')
+		.addOption(new Option('--disable-sweep', 'test-only: run without the sweep, to show the check catches it').hideHelp())
+		.action(async (flags: {output: string; json?: boolean; disableSweep?: boolean}) => {
+			requireNewOutput(flags.output);
+			const result = await runCleanupCheck({outputDir: flags.output, disableSweep: flags.disableSweep});
+			reportCheck(result, flags.json, cleanupCheckSummary(result, flags.output));
+		});
+	registerPairRecoveryCheck(check);
+	registerControllerCheck(check);
+}

@@ -1,0 +1,50 @@
+import {readFile} from 'node:fs/promises';
+import type {Command} from 'commander';
+import {ControllerIdentity, describeIssues} from '../controller-protocol/index.js';
+import {buildSampleController, verifyIdentityFiles} from '../supervisor/controller/index.js';
+import {UsageError} from '../supervisor/input-error.js';
+import {fail, failedExit} from './exit-codes.js';
+import {absolutePath} from './path-option.js';
+
+export function registerController(program: Command): void {
+	const controller = program
+		.command('controller')
+		.description('experiment controllers: build the sample, check a pinned identity');
+	controller
+		.command('build')
+		.description('bundle the sample experiment controller, write DIR/experiment-controller.mjs and DIR/controller.json, and print the identity')
+		.requiredOption('--out <dir>', 'directory for the bundle and its identity', absolutePath)
+		.action(async (flags: {out: string}) => {
+			let identity;
+			try {
+				identity = await buildSampleController(flags.out);
+			} catch (error) {
+				return fail(`cannot build the sample controller: ${(error as Error).message}`, failedExit);
+			}
+			process.stdout.write(`${JSON.stringify(identity, null, 2)}\n`);
+		});
+	controller
+		.command('verify')
+		.description('check that every file pinned by a controller identity still has its digest')
+		.argument('<controller.json>', 'the identity file', absolutePath)
+		.action(async (file: string) => {
+			const identity = await readIdentity(file);
+			const mismatches = await verifyIdentityFiles(identity);
+			for (const mismatch of mismatches) process.stderr.write(`hlab: ${mismatch.reason}: ${mismatch.message}\n`);
+			if (mismatches.length > 0) process.exitCode = failedExit;
+			else process.stdout.write(`${Object.keys(identity.files).length} pinned files match\n`);
+		});
+}
+
+/** The identity file, or bad input that says why it cannot be one. */
+async function readIdentity(file: string): Promise<ControllerIdentity> {
+	let json: unknown;
+	try {
+		json = JSON.parse(await readFile(file, 'utf8'));
+	} catch (error) {
+		throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, 'controller');
+	}
+	const parsed = ControllerIdentity.safeParse(json);
+	if (!parsed.success) throw new UsageError(`${file} is not a controller identity: ${describeIssues(parsed.error)}`, 'controller');
+	return parsed.data;
+}

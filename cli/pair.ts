@@ -1,0 +1,59 @@
+import {Option, type Command} from 'commander';
+import {pairSummary, runPair, type PairRecord} from '../supervisor/pair/index.js';
+import {failedExit, okExit, reviseExit} from './exit-codes.js';
+import {positiveDuration} from './parse-units.js';
+import {absolutePath} from './path-option.js';
+
+interface PairFlags {
+	plan: string;
+	baseline: string;
+	sourceBaseline: string;
+	candidate?: string;
+	candidateHost?: string;
+	sourceCandidate?: string;
+	output: string;
+	timeout: string;
+	json?: boolean;
+	disableLedgerSync?: boolean;
+}
+
+export function registerPair(program: Command): void {
+	program
+		.command('pair')
+		.description('run a baseline and a candidate executable one after the other, each in its own process group under a wall-clock limit, keeping a task ledger (pair.json) that survives crashes; complete reports are compared by the baseline executable')
+		.requiredOption('--plan <plan.json>', 'the frozen plan both sides run', absolutePath)
+		.requiredOption('--baseline <exe>', 'the baseline hlab executable (e.g. a build-host launcher)', absolutePath)
+		.requiredOption('--source-baseline <tar>', 'the source archive of the baseline (hlab snapshot-source)', absolutePath)
+		.option('--candidate <file.ts>', 'a single-file candidate, run by the baseline executable', absolutePath)
+		.option('--candidate-host <exe>', 'a rebuilt candidate hlab executable; both sides then run as supervised hosts', absolutePath)
+		.option('--source-candidate <tar>', 'the source archive of the candidate host', absolutePath)
+		.requiredOption('--output <dir>', 'a new folder for pair.json, the inputs and both attempts', absolutePath)
+		.option('--timeout <duration>', 'wall-clock limit of each side (seconds, or e.g. 3m)', '180')
+		.option('--json', 'print pair.json')
+		.addOption(new Option('--disable-ledger-sync', 'test-only: do not copy ledgers into pair.json, to show the pair-recovery check catches it').hideHelp())
+		.action(async (flags: PairFlags) => {
+			const timeoutS = positiveDuration(flags.timeout, '--timeout') / 1000;
+			const controller = new AbortController();
+			const onSignal = (signal: NodeJS.Signals): void => {
+				process.stderr.write(`hlab pair: ${signal} received; ending the running side and recording the interruption\n`);
+				controller.abort(signal);
+			};
+			process.on('SIGINT', onSignal);
+			process.on('SIGTERM', onSignal);
+			let record: PairRecord;
+			try {
+				record = await runPair({
+					plan: flags.plan, baseline: flags.baseline, sourceBaseline: flags.sourceBaseline,
+					candidateFile: flags.candidate, candidateHost: flags.candidateHost, sourceCandidate: flags.sourceCandidate,
+					output: flags.output, timeoutS, signal: controller.signal, syncLedger: !flags.disableLedgerSync,
+				});
+			} finally {
+				process.off('SIGINT', onSignal);
+				process.off('SIGTERM', onSignal);
+			}
+			if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+			else process.stdout.write(pairSummary(record, flags.output));
+			const decision = record.status === 'finished' ? record.comparison?.decision : undefined;
+			process.exitCode = decision === 'accept' ? okExit : decision === 'revise' ? reviseExit : failedExit;
+		});
+}

@@ -1,0 +1,24 @@
+import type {Command} from 'commander';
+import {checkoutRoot, snapshotSource, SourceError} from '../supervisor/source/index.js';
+import {UsageError} from '../supervisor/input-error.js';
+import {absolutePath} from './path-option.js';
+
+export function registerSnapshotSource(program: Command): void {
+	program
+		.command('snapshot-source')
+		.description('archive the exact source state of a checkout: its commit, the complete patch against it (git diff HEAD --binary) and every untracked, not-ignored file, with a manifest of digests')
+		.requiredOption('--out <file.tar>', 'a new archive file (an existing one is refused)', absolutePath)
+		.option('--dir <checkout>', 'a folder inside the checkout (default: the working directory)', absolutePath)
+		.option('--json', 'print the manifest')
+		.action(async (flags: {out: string; dir?: string; json?: boolean}) => {
+			try {
+				const manifest = await snapshotSource({dir: await checkoutRoot(flags.dir ?? process.cwd()), out: flags.out});
+				if (flags.json) process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
+				else process.stdout.write(`${flags.out}: commit ${manifest.commit}${manifest.dirty ? ', dirty' : ''}, patch ${manifest.diff.size} bytes, ${manifest.untracked.length} untracked files, source ${manifest.source_digest}\n`);
+			} catch (error) {
+				// A failed git call is not the caller's input; the rest of SourceError is.
+				if (error instanceof SourceError && error.reason !== 'git_failed') throw new UsageError(error.message, error.reason);
+				throw error;
+			}
+		});
+}

@@ -1,0 +1,44 @@
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
+import type {Sandbox} from '../../../process/index.js';
+import {runHostTask, type HostSession} from '../../host/index.js';
+import {outcomeUnfinished, type TaskExecutor} from '../task-core/task-execution.js';
+
+/**
+ * Each task as `EXE host-worker` in its own process group (runHostTask): the wall time is the supervisor's
+ * process record, process.json is kept in the task's evidence, and the worker's outcome is only a claim the
+ * runner's grader checks against the workspace. Its usage is what the task's metering proxy counted.
+ */
+export function hostExecutor(session: HostSession, sandbox?: (writable: string[]) => Sandbox): TaskExecutor {
+	return {
+		timing: 'supervised-host',
+		threads: null,
+		async start() {
+			// One process per task: nothing to warm up, the lanes alone bound the concurrency.
+		},
+		async execute(job) {
+			const run = await runHostTask(session, {
+				index: job.index,
+				task: job.task,
+				workspace: job.paths.workspace,
+				stateDir: job.paths.state,
+				provider: job.provider,
+				maxSteps: job.maxSteps,
+				deadlineMs: job.timeoutMs,
+				signal: job.signal,
+				processJsonIn: job.paths.dir,
+				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),
+			});
+			const evidence: Record<string, string> = existsSync(join(job.paths.dir, 'process.json')) ? {process: `${job.paths.relDir}/process.json`} : {};
+			// The usage is the supervisor's metering at the provider boundary; the worker's own figure stays a claim.
+			const outcome = run.outcome === null ? null : {...run.outcome, usage: run.metered};
+			const unfinished = run.failure ?? (outcome === null
+				? {reason: 'host' as const, message: 'the host worker gave no outcome the supervisor accepted'}
+				: outcomeUnfinished(outcome));
+			return {wall_ms: run.record.wall_ms, outcome, unfinished, evidence, usageClaim: run.claimed};
+		},
+		async close() {
+			// Every launch already ended its own process group.
+		},
+	};
+}

@@ -1,0 +1,58 @@
+import type {CandidateSnapshot} from '../../../engine/candidate/snapshot.js';
+import type {ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
+import type {Harness} from '../../../harness/index.js';
+import {poolSize} from '../../../workers/pool-size.js';
+import {TaskPool, type PoolRun} from '../../../workers/task-pool.js';
+import {outcomeUnfinished, type Execution, type TaskExecutor} from '../task-core/task-execution.js';
+
+/**
+ * The piscina pool: a few worker threads (one per core unless `threads` says otherwise) share the lanes, the engine
+ * (and candidate) loaded once per thread in the supervisor's process. Every task draws from the attempt's one
+ * provider limiter, when the plan froze limits, and runs the attempt's Harness when it has one.
+ */
+export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads = null, limiter = null, harness = null}: {threads?: number | null; limiter?: ProviderLimiterShare | null; harness?: Harness | null} = {}): TaskExecutor {
+	let pool: TaskPool | null = null;
+	return {
+		timing: 'in-process',
+		get threads() {
+			return pool?.size.threads ?? null;
+		},
+		async start(lanes) {
+			pool = new TaskPool(poolSize(lanes, threads));
+			await pool.warmUp();
+		},
+		async execute(job) {
+			if (pool === null) throw new Error('the task pool was not started');
+			const run = await pool.run({
+				task: job.task,
+				workspace: job.paths.workspace,
+				stateDir: job.paths.state,
+				provider: job.provider,
+				maxSteps: job.maxSteps,
+				timeoutMs: job.timeoutMs,
+				candidate,
+				...(limiter === null ? {} : {limiter}),
+				// A cartridge case brings its own Harness and tools; otherwise the attempt's Harness, when it has one.
+				...(job.agent !== undefined ? {harness: job.agent.harness, cartridge: job.agent.cartridge} : harness === null ? {} : {harness}),
+			}, {deadlineMs: job.timeoutMs, signal: job.signal});
+			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
+		},
+		async close() {
+			await pool?.close();
+		},
+	};
+}
+
+function poolExecution(run: PoolRun): Pick<Execution, 'outcome' | 'unfinished'> {
+	switch (run.kind) {
+		case 'deadline': return {outcome: null, unfinished: {reason: 'timeout', message: run.message}};
+		case 'aborted': return {outcome: null, unfinished: {reason: 'aborted', message: run.message}};
+		case 'crash': return {outcome: null, unfinished: {reason: 'crash', message: run.message}};
+		default: break;
+	}
+	const result = run.result;
+	if (result.kind === 'init_failed') return {outcome: null, unfinished: {reason: 'init', message: result.message}};
+	if (result.kind === 'error') return {outcome: null, unfinished: {reason: result.reason, message: result.message}};
+	return {outcome: result.outcome, unfinished: outcomeUnfinished(result.outcome)};
+}
+

@@ -1,0 +1,27 @@
+/**
+ * The attempt: one side of an experiment run over the plan's fixed denominator. Outside this folder, import only this
+ * face (the report format alone has its own light path, `report/report-schema.ts`: see the rule file).
+ *
+ *   stages/     the attempt's stages in order: open, admit, start services, record, run the tasks, audit, report
+ *   task-core/  one task turn wherever it is placed: set up, execute, grade, audit leaks, export, record
+ *   executors/  what executes a turn: worker threads (in-process), supervised host processes
+ *   report/     the report, its summary lines, and recovery of an attempt that did not finish
+ *   progress/   what a person watching the terminal sees
+ */
+export {runAttempt, type AttemptOptions} from './run-attempt.js';
+export {recoverAttempt} from './report/recover.js';
+export {recoverySummary, reportSummary} from './report/report-summary.js';
+export {totalsOf} from './report/totals.js';
+export {readPlanFile} from './stages/read-plan.js';
+export {Ledger, readLedger} from './task-core/ledger.js';
+export {readMessages} from './task-core/controller-tasks.js';
+export {builtinAttemptTask} from './task-core/attempt-task.js';
+export {failedResult, TaskFailure} from './task-core/failed-result.js';
+export type {RecordedTask, TaskExecutor, TaskTurn} from './task-core/task-execution.js';
+export {startProvider} from './stages/start-provider.js';
+// The stages a queue node runs an admitted attempt's tasks with.
+export {openAttempt, closeAttempt} from './stages/open-attempt.js';
+export type {AttemptContext} from './stages/attempt-context.js';
+export {admitAttempt, type Admission} from './stages/admit-attempt.js';
+export {startServices, type Services} from './stages/start-services.js';
+export {localTaskRunner} from './stages/run-tasks.js';

@@ -1,0 +1,75 @@
+import {join} from 'node:path';
+import {writeJson} from '../../../files/write-json.js';
+import type {Plan} from '../../plan/plan-schema.js';
+import {Report, reportSchema, type AttemptLeaks, type HostMeasure, type TaskResult, type Timing} from './report-schema.js';
+import {totalsOf} from './totals.js';
+
+/** Everything a report states, from a finished run or rebuilt from a ledger; the report adds only the sums. */
+export interface ReportInput {
+	attemptId: string;
+	side: Report['side'];
+	timing: Timing;
+	host: Report['host'];
+	plan: Pick<Plan, 'plan_digest' | 'task_ids'>;
+	completion: Report['completion'];
+	admission: Report['admission'];
+	candidate: Report['candidate'];
+	/** One per task of the denominator, in frozen order. */
+	results: TaskResult[];
+	problems: string[];
+	/** Null when nobody looked (a recovered attempt). */
+	leaks: AttemptLeaks | null;
+	startedAt: string;
+	endedAt: string;
+	wallMs: number | null;
+	/** A supervised host's whole-attempt wall time and per-task sum from its host records; absent for in-process sides. */
+	hostWall?: {attempt_wall_ms: number | null; task_sum_ms: number | null};
+}
+
+/** The one report builder: a run and a recovery given the same results state the same totals and verdict. */
+export function buildReport(input: ReportInput): Report {
+	const totals = totalsOf(input.results);
+	return Report.parse({
+		schema: reportSchema,
+		attempt_id: input.attemptId,
+		side: input.side,
+		timing: input.timing,
+		host: input.host,
+		plan_digest: input.plan.plan_digest,
+		completion: input.completion,
+		admission: input.admission,
+		candidate: input.candidate,
+		task_ids: input.plan.task_ids,
+		tasks: input.results,
+		totals,
+		passed: passedOf(input, totals.failed),
+		leak_audit: input.leaks,
+		problems: input.problems,
+		started_at: input.startedAt,
+		ended_at: input.endedAt,
+		attempt_wall_ms: input.wallMs,
+		// Present only for supervised hosts: an in-process report has no such key at all.
+		...(input.hostWall === undefined ? {} : {host_measure: hostMeasure(input.hostWall, input.results)}),
+	});
+}
+
+/** The host's measurements beside its claims: a task whose claimed turns or tokens differ from the metering is listed. */
+function hostMeasure(wall: NonNullable<ReportInput['hostWall']>, results: TaskResult[]): HostMeasure {
+	const brief = (usage: TaskResult['usage'] | undefined) => ({turns: usage?.turns ?? null, total_tokens: usage?.total_tokens ?? null});
+	const differences = results
+		.filter(result => result.usage_claim != null && result.usage !== null)
+		.map(result => ({task_id: result.task_id, metered: brief(result.usage), claimed: brief(result.usage_claim)}))
+		.filter(row => row.metered.turns !== row.claimed.turns || row.metered.total_tokens !== row.claimed.total_tokens);
+	const claims = totalsOf(results.map(result => ({...result, usage: result.usage_claim ?? null})));
+	return {...wall, usage_source: 'provider-proxy', claimed: {turns: claims.turns, total_tokens: claims.total_tokens}, usage_differences: differences};
+}
+
+/** Only a finished, admitted attempt with no problem and no failed task passes; an interrupted or recovered one never does. */
+function passedOf(input: ReportInput, failed: number): boolean {
+	return input.completion === 'finished' && input.admission.admitted && input.problems.length === 0 && failed === 0;
+}
+
+/** `report.json` is written once and last: exclusive, so a finished report is never replaced, and durable, since its presence means the attempt finished. */
+export async function writeReport(dir: string, report: Report): Promise<void> {
+	await writeJson(join(dir, 'report.json'), report, {exclusive: true, durable: true});
+}

@@ -1,0 +1,117 @@
+import {z} from 'zod';
+import {ExecutionOutcome, FailureReason, Usage} from '../../../engine/outcome.js';
+import {Grade} from '../../../tasks/task-definition.js';
+import {ReportTotals} from '../../../controller-protocol/index.js';
+import {Containment, LeakAudit, LeakedProcess} from '../../../process/index.js';
+
+export const reportSchema = 'harness-lab/report@1';
+export const ledgerRecordSchema = 'harness-lab/ledger-record@1';
+
+/** One task of the denominator: the independent verdict, what the engine said, and where the evidence is. */
+export const TaskResult = z.object({
+	index: z.number().int().nonnegative(),
+	task_id: z.string(),
+	status: z.enum(['passed', 'failed']),
+	reason: FailureReason.nullable(),
+	message: z.string().nullable(),
+	grade: Grade.nullable(),
+	outcome: ExecutionOutcome.nullable(),
+	/** Null when the task never reached the model. */
+	usage: Usage.nullable(),
+	/** Supervisor-measured wall time of the execution (monotonic clock); null when it did not start. */
+	wall_ms: z.number().nonnegative().nullable(),
+	/** Paths relative to the evidence directory. */
+	evidence: z.record(z.string(), z.string()),
+	/**
+	 * The processes of the attempt that outlived this task, ended at its end. Null when it was not looked at alone
+	 * (other tasks were still running at its end, or the task never ran): the attempt's final audit covers it.
+	 * Absent in results written before the audit existed; every writer now sets it.
+	 */
+	leak_audit: LeakAudit.nullable().optional(),
+	/** A supervised host's own report of its usage; `usage` is then the supervisor's metering at the provider boundary. Absent elsewhere. */
+	usage_claim: Usage.nullable().optional(),
+});
+export type TaskResult = z.infer<typeof TaskResult>;
+
+export const LedgerRecord = z.object({
+	schema: z.literal(ledgerRecordSchema),
+	attempt_id: z.string(),
+	recorded_at: z.string(),
+	result: TaskResult,
+});
+export type LedgerRecord = z.infer<typeof LedgerRecord>;
+
+/** A side's sums: the fields the controller protocol reports, and no others. */
+export const Totals = z.object(ReportTotals.shape);
+export type Totals = z.infer<typeof Totals>;
+
+/** How the side's wall times were measured: in the supervisor's worker threads, or as supervised host processes (process.json). */
+export const Timing = z.enum(['in-process', 'supervised-host']);
+export type Timing = z.infer<typeof Timing>;
+
+/** The host executable a supervised-host side launched, as the supervisor measured it. */
+export const HostRef = z.object({launched: z.string(), path: z.string(), kind: z.enum(['build', 'file']), digest: z.string()});
+
+/** Every process that outlived its task or the attempt, and what the final cleanup could not end. */
+export const AttemptLeaks = z.object({
+	backend: Containment,
+	/** What this backend can see of an attempt, and what escapes it. */
+	limits: z.string(),
+	/** With the index of the task that it outlived; null: found when tasks had overlapped, or by the attempt's final audit. */
+	leaked: z.array(LeakedProcess.extend({task_index: z.number().int().nullable()})),
+	/** Alive after the attempt's final cleanup, which ran before this report was written: must be empty. */
+	survivors: z.array(z.number().int()),
+});
+export type AttemptLeaks = z.infer<typeof AttemptLeaks>;
+
+/** Where a usage claim and the metering disagree, per task. */
+export const UsageDifference = z.object({
+	task_id: z.string(),
+	metered: z.object({turns: z.number().int().nullable(), total_tokens: z.number().int().nullable()}),
+	claimed: z.object({turns: z.number().int().nullable(), total_tokens: z.number().int().nullable()}),
+});
+
+/**
+ * A supervised host, measured by the supervisor: the whole attempt's wall time (first launch started to last launch
+ * ended, monotonic) with the per-task sum beside it; usage metered at the provider boundary, the binary's claims beside it.
+ */
+export const HostMeasure = z.object({
+	attempt_wall_ms: z.number().nonnegative().nullable(),
+	task_sum_ms: z.number().nonnegative().nullable(),
+	usage_source: z.literal('provider-proxy'),
+	claimed: z.object({turns: z.number().int().nullable(), total_tokens: z.number().int().nullable()}),
+	/** Tasks whose claimed turns or tokens differ from the metering; empty when the binary told the truth. */
+	usage_differences: z.array(UsageDifference),
+});
+export type HostMeasure = z.infer<typeof HostMeasure>;
+
+export const Report = z.object({
+	schema: z.literal(reportSchema),
+	attempt_id: z.string(),
+	side: z.enum(['baseline', 'candidate']),
+	/** Reports written before host candidates existed were all in-process. */
+	timing: Timing.default('in-process'),
+	host: HostRef.nullable().default(null),
+	plan_digest: z.string(),
+	/** How the report came to be: a finished attempt, an interrupted one, or rebuilt from the ledger. */
+	completion: z.enum(['finished', 'interrupted', 'recovered']),
+	admission: z.object({admitted: z.boolean(), differences: z.array(z.string())}),
+	candidate: z.object({source_path: z.string(), source_digest: z.string(), code_digest: z.string(), sdk_digest: z.string()}).nullable(),
+	/** The fixed, ordered denominator. */
+	task_ids: z.array(z.string()),
+	tasks: z.array(TaskResult),
+	totals: Totals,
+	/** True when every task passed and the evidence was exported. */
+	passed: z.boolean(),
+	/** Null in recovered reports (nobody looked before the crash); absent in reports that predate the audit. */
+	leak_audit: AttemptLeaks.nullable().optional(),
+	/** Problems with the attempt itself (export errors, survivors), each a sentence. */
+	problems: z.array(z.string()),
+	started_at: z.string(),
+	ended_at: z.string(),
+	/** Supervisor-measured wall time of the whole attempt. */
+	attempt_wall_ms: z.number().nonnegative().nullable(),
+	/** A supervised-host side's own measurements: its wall time and usage as the supervisor took them. Absent for in-process sides. */
+	host_measure: HostMeasure.nullable().optional(),
+});
+export type Report = z.infer<typeof Report>;

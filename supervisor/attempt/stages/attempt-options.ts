@@ -1,0 +1,54 @@
+import {existsSync} from 'node:fs';
+import type {Logger} from 'pino';
+import type {Harness} from '../../../harness/index.js';
+import type {Plan} from '../../plan/plan-schema.js';
+import type {TaskExecutor} from '../task-core/task-execution.js';
+import {hostDirOf} from '../../host/index.js';
+import {InputError} from '../../input-error.js';
+
+export interface AttemptOptions {
+	planPath: string;
+	artifacts: string;
+	candidatePath: string | null;
+	/** A host executable that runs every task as `EXE host-worker` (exclusive with `candidatePath`). */
+	candidateHost?: string | null;
+	/** A cartridge plan's candidate: a changed cartridge whose harness runs the plan's cases (its suite must be the plan's). */
+	candidateCartridge?: string | null;
+	/** The side this attempt is recorded as; by default `candidate` when a candidate or host is given. */
+	side?: 'baseline' | 'candidate';
+	keepWorkdirs: boolean;
+	configPath: string | null;
+	cwd?: string;
+	/** Interrupts the attempt: running tasks are ended and recorded, the report is marked interrupted. */
+	signal?: AbortSignal;
+	/** No progress output (for --json). */
+	quiet?: boolean;
+	/** Worker threads the in-process tasks share; null: the available cores, at most the frozen concurrency. */
+	threads?: number | null;
+	/** The Harness every task runs in place of the built-in agent (in-process attempts); its fingerprint goes in attempt.json. */
+	harness?: Harness | null;
+	/** Runs every task elsewhere (queue workers), in place of the local executor; the workers then check their own API key. */
+	remoteExecutor?: (attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) => TaskExecutor;
+}
+
+export class HostOptionError extends InputError {
+	constructor(readonly reason: 'usage' | 'evidence_exists', message: string) {
+		super(message);
+	}
+}
+
+/** Refuses options that contradict each other before anything is written. */
+export function checkOptions(options: AttemptOptions): void {
+	const candidateHost = options.candidateHost ?? null;
+	if (candidateHost !== null && options.candidatePath !== null) throw new HostOptionError('usage', 'give at most one of --candidate and --candidate-host');
+	// A host build brings its own agent; a harness value can only be given to in-process tasks.
+	if (candidateHost !== null && (options.harness ?? null) !== null) throw new HostOptionError('usage', 'a harness cannot be given to a --candidate-host attempt');
+	if (candidateHost !== null && (options.candidateCartridge ?? null) !== null) throw new HostOptionError('usage', 'give at most one of --candidate-cartridge and --candidate-host');
+	// The host record folder sits beside the evidence directory; both must be new before anything is written.
+	if (candidateHost !== null && existsSync(hostDirOf(options.artifacts))) throw new HostOptionError('evidence_exists', `${hostDirOf(options.artifacts)} already exists; each host attempt needs a new one`);
+}
+
+export function sideOf(options: AttemptOptions): 'baseline' | 'candidate' {
+	const candidate = options.candidatePath !== null || (options.candidateHost ?? null) !== null || (options.candidateCartridge ?? null) !== null;
+	return options.side ?? (candidate ? 'candidate' : 'baseline');
+}

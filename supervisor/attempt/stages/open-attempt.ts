@@ -1,0 +1,71 @@
+import {randomUUID} from 'node:crypto';
+import {join, resolve} from 'node:path';
+import {pino, type Logger} from 'pino';
+import {writeBytes} from '../../../files/write-json.js';
+import {openAttemptScope, publishSandbox, type AttemptScope} from '../../../process/index.js';
+import {killMarked} from '../../../process/kill-marked.js';
+import {createEvidenceDir} from '../../evidence/evidence-dir.js';
+import {chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../evidence/runtime-root.js';
+import type {Plan} from '../../plan/plan-schema.js';
+import type {AttemptContext} from './attempt-context.js';
+import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
+import {publishAttemptSandbox} from './attempt-sandbox.js';
+import {Ledger} from '../task-core/ledger.js';
+import {readPlanFile} from './read-plan.js';
+
+
+/** Reads the plan, creates the new evidence directory with the plan's exact bytes, and marks the attempt's processes. */
+export async function openAttempt(options: AttemptOptions): Promise<AttemptContext> {
+	checkOptions(options);
+	const {bytes, plan} = await readPlanFile(options.planPath);
+	const attemptId = randomUUID();
+	const runtime = chooseRuntimeRoot(attemptId);
+	const dir = await startEvidence(options.artifacts, bytes, runtime);
+	const startedAt = new Date();
+	const t0 = performance.now();
+	const markerKey = `HLAB_ATTEMPT_${attemptId.replaceAll('-', '')}`;
+	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.
+	process.env[markerKey] = '1';
+	const scope = openAttemptScope(`${markerKey}=1`);
+	publishAttemptSandbox(plan, dir, options.planPath, runtime.dir);
+	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
+	const side = sideOf(options);
+	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest, runtime}, 'attempt started');
+	return {
+		options, plan, dir, attemptId, markerKey, scope, side, log, startedAt, t0, runtime,
+		signal: options.signal ?? new AbortController().signal,
+		ledger: new Ledger(join(dir, 'ledger.jsonl'), attemptId),
+	};
+}
+
+/** The new evidence directory with the plan's exact bytes and where the runtime state will live; on failure no runtime folder stays. */
+async function startEvidence(artifacts: string, planBytes: Buffer, runtime: RuntimeRootRecord): Promise<string> {
+	try {
+		const dir = await createEvidenceDir(artifacts);
+		// Admission and recovery trust this copy: never overwritten, on disk before anything runs.
+		await writeBytes(join(dir, 'plan.json'), planBytes, {exclusive: true, durable: true});
+		recordRuntimeRoot(dir, runtime);
+		return dir;
+	} catch (error) {
+		dropRuntimeRoot(runtime);
+		throw error;
+	}
+}
+
+/**
+ * Whatever way the attempt ended: ends every process that still carries its marker, moves any task state left on the
+ * runtime root into the evidence directory and removes the root, then unmarks the supervisor.
+ */
+export async function closeAttempt(attempt: AttemptContext): Promise<void> {
+	try {
+		const survivors = await killMarked(`${attempt.markerKey}=1`);
+		if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt outlived its report and were killed');
+		const left = exportLeftRuntime(attempt.dir);
+		if (left.moved.length > 0 || left.problems.length > 0) attempt.log.warn(left, 'runtime state left on the runtime root');
+	} finally {
+		attempt.scope.close();
+		publishSandbox(null);
+		delete process.env[attempt.markerKey];
+	}
+	attempt.log.flush();
+}

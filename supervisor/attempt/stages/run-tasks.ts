@@ -1,0 +1,153 @@
+import {mkdir} from 'node:fs/promises';
+import {join} from 'node:path';
+import type {Logger} from 'pino';
+import type {ResolvedProvider} from '../../../engine/provider-config.js';
+import type {LeakedProcess} from '../../../process/index.js';
+import {writeJson} from '../../../files/write-json.js';
+import {taskDirName} from '../../evidence/evidence-dir.js';
+import type {Admission} from './admit-attempt.js';
+import {type AttemptTask, builtinAttemptTask} from '../task-core/attempt-task.js';
+import {cartridgeAttemptTasks} from '../task-core/cartridge-tasks.js';
+import {controllerAttemptTasks} from '../task-core/controller-tasks.js';
+import {TaskLeakWatch} from './audit-leaks.js';
+import {BudgetGate} from './total-budget.js';
+import {executeTask, type TaskRunner} from '../task-core/execute-task.js';
+import {dropRuntimeState, exportTaskEvidence, taskPaths, type TaskPaths} from '../task-core/export-evidence.js';
+import {failedResult, type TaskFailure} from '../task-core/failed-result.js';
+import {lanesOf, runInFrozenOrder} from './frozen-order.js';
+import type {AttemptContext} from './attempt-context.js';
+import {Progress} from '../progress/progress.js';
+import type {TaskResult} from '../report/report-schema.js';
+import type {Services} from './start-services.js';
+import type {RecordedTask, TaskTurn} from '../task-core/task-execution.js';
+
+export interface TaskRun {
+	/** One per task of the denominator, in frozen order. */
+	results: TaskResult[];
+	/** Problems with the attempt itself (evidence that could not be exported), each a sentence. */
+	problems: string[];
+	/** Processes ended at a task's end that no one task can be said to have left (tasks had overlapped). */
+	unattributed: LeakedProcess[];
+}
+
+const interrupted: TaskFailure = {reason: 'unfinished', message: 'the attempt was interrupted before this task started'};
+
+/** Runs the fixed denominator; an attempt refused before its tasks records every one of them failed for that one reason. */
+export async function runTasks(attempt: AttemptContext, admission: Admission, services: Services): Promise<TaskRun> {
+	const {ready} = services;
+	if (ready.failure !== null) return {results: await failDenominator(attempt, ready.failure), problems: [], unattributed: []};
+	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider: ready.provider};
+	const {plan} = attempt;
+	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
+	const watch = new TaskLeakWatch(attempt);
+	const budget = new BudgetGate(plan.total_budget);
+	try {
+		const recorded = await runInFrozenOrder<RecordedTask>({
+			count: plan.task_ids.length,
+			lanes: lanesOf(plan),
+			signal: attempt.signal,
+			run: index => withinBudget(runner, index, budget, progress, () => runOneTask(runner, index, progress, watch)),
+			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
+			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
+		});
+		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? []), unattributed: watch.unattributed};
+	} finally {
+		progress.end();
+	}
+}
+
+function attemptTasks(attempt: AttemptContext, admission: Admission): Array<AttemptTask | null> {
+	if (attempt.plan.controller !== null) return controllerAttemptTasks(attempt.plan, attempt.dir, attempt.signal);
+	if (admission.cartridge !== null) return cartridgeAttemptTasks(attempt.plan, admission.cartridge);
+	return admission.result.tasks.map(task => (task === null ? null : builtinAttemptTask(task)));
+}
+
+/** Launches the task when the total budget allows it; otherwise records it failed with reason `budget`. */
+async function withinBudget(runner: TaskRunner, index: number, budget: BudgetGate, progress: Progress, run: () => Promise<RecordedTask>): Promise<RecordedTask> {
+	const refused = budget.launch();
+	if (refused !== null) {
+		const result = await recordFailedTask(runner.attempt, index, refused);
+		progress.finished(result, false);
+		return {result, problem: null};
+	}
+	const recorded = await run();
+	budget.finished(recorded.result);
+	return recorded;
+}
+
+/** A task run here or whole elsewhere (a queue executor), then appended to the ledger before the lane takes the next one. */
+async function runOneTask(runner: TaskRunner, index: number, progress: Progress, watch: TaskLeakWatch): Promise<RecordedTask> {
+	const {attempt} = runner;
+	const id = attempt.plan.task_ids[index]!;
+	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length), attempt.runtime.dir);
+	const log = attempt.log.child({task: id, index});
+	let started = false;
+	const turn = {index, id, paths, log, onStart: () => {
+		started = true;
+		progress.started(id);
+	}};
+	const here = runner.executor.runWhole === undefined ? await runHere(runner, turn, watch, () => started) : null;
+	const recorded = here?.recorded ?? await runner.executor.runWhole!(turn);
+	await attempt.ledger.append(recorded.result);
+	// Only now: a crash before the record is on disk leaves the state for `--recover` to export (a failed export moved it already).
+	if (here?.exported === true) dropRuntimeState(paths);
+	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
+	progress.finished(recorded.result, started);
+	return recorded;
+}
+
+/** Executes one task, audits its leaks and exports its evidence; `exported` says whether its runtime state may go once recorded. */
+async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch, started: () => boolean): Promise<{recorded: RecordedTask; exported: boolean}> {
+	watch.started();
+	const result = await executeTask(runner, turn).catch((error: unknown) => {
+		watch.abandoned();
+		throw error;
+	});
+	const executed = {...result, leak_audit: await watch.ended(started())};
+	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
+	const recorded = exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
+	return {recorded, exported: recorded.problem === null};
+}
+
+/**
+ * A queue worker's side: tasks of an attempt this installation admitted, each run here exactly as a local attempt
+ * runs it (setup, execution, independent grade, leak audit, export, ledger), one index at a time as jobs arrive.
+ */
+export function localTaskRunner(attempt: AttemptContext, admission: Admission, services: Services, provider: ResolvedProvider): (index: number) => Promise<RecordedTask> {
+	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider};
+	const progress = new Progress(attempt.plan.task_ids.length, process.stderr, true);
+	const watch = new TaskLeakWatch(attempt);
+	return index => runOneTask(runner, index, progress, watch);
+}
+
+/** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */
+function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, log: Logger): RecordedTask {
+	try {
+		return {result: exportTaskEvidence(paths, executed, keepWorkspace), problem: null};
+	} catch (error) {
+		const message = `evidence export failed, runtime state kept in ${paths.relDir}/runtime-state: ${(error as Error).message}`;
+		log.error({err: error}, 'export failed');
+		return {result: {...executed, status: 'failed', reason: 'export', message}, problem: `task ${executed.task_id}: ${message}`};
+	}
+}
+
+/** Every task of the denominator failed for the attempt's one reason, each with its result and ledger record, in frozen order. */
+async function failDenominator(attempt: AttemptContext, failure: TaskFailure): Promise<TaskResult[]> {
+	const {plan} = attempt;
+	return runInFrozenOrder({
+		count: plan.task_ids.length,
+		lanes: 1,
+		run: index => recordFailedTask(attempt, index, failure),
+		notStarted: index => failedResult(index, plan.task_ids[index]!, failure),
+	});
+}
+
+async function recordFailedTask(attempt: AttemptContext, index: number, failure: TaskFailure): Promise<TaskResult> {
+	const id = attempt.plan.task_ids[index]!;
+	const relDir = taskDirName(index, id, attempt.plan.task_ids.length);
+	await mkdir(join(attempt.dir, relDir), {recursive: true});
+	const result = failedResult(index, id, failure, {evidence: {result: `${relDir}/result.json`}});
+	await writeJson(join(attempt.dir, relDir, 'result.json'), result, {durable: true});
+	await attempt.ledger.append(result);
+	return result;
+}

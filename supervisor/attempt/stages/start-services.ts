@@ -1,0 +1,128 @@
+import type {CandidateSnapshot} from '../../../engine/candidate/snapshot.js';
+import type {ResolvedProvider} from '../../../engine/provider-config.js';
+import type {ScriptedConversation} from '../../../scripted/index.js';
+import {caseConversations} from '../../../scripted/index.js';
+import type {HostSession} from '../../host/index.js';
+import type {Plan} from '../../plan/plan-schema.js';
+import type {Admission} from './admit-attempt.js';
+import {openAttemptHost, type AttemptHost} from './attempt-host.js';
+import type {TaskFailure} from '../task-core/failed-result.js';
+import {lanesOf} from './frozen-order.js';
+import {hostSandbox} from './attempt-sandbox.js';
+import {hostExecutor} from '../executors/host-executor.js';
+import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
+import type {AttemptContext} from './attempt-context.js';
+import {startProvider, type ProviderService} from './start-provider.js';
+import {loadConversations} from '../../plan/freeze-responses.js';
+import {inProcessExecutor} from '../executors/in-process-executor.js';
+import type {TaskExecutor} from '../task-core/task-execution.js';
+import {createProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
+
+/** Either the tasks may run against this provider, or the first reason the whole denominator fails instead. */
+export type Readiness =
+	| {failure: null; provider: ResolvedProvider}
+	| {failure: TaskFailure; provider: null};
+
+export interface Services {
+	host: HostSession | null;
+	candidate: CandidateSnapshot | null;
+	executor: TaskExecutor;
+	bindings: Record<string, string>;
+	ready: Readiness;
+	/** Ends the threads, then the provider. */
+	close(): Promise<void>;
+}
+
+type Settled<T> = {value: T} | {error: Error};
+
+/**
+ * Starts what the tasks need (provider, host session, candidate, warm threads) side by side, checking in the order
+ * that matters: admission, the host, the candidate, the API key, the provider. The first refusal is kept as a value.
+ */
+export async function startServices(attempt: AttemptContext, admission: Admission): Promise<Services> {
+	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
+	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
+	const {host, candidate} = await measureCode(attempt, admission, starting);
+	const remote = attempt.options.remoteExecutor ?? null;
+	// Tasks run elsewhere read the key where they run: the coordinator needs none.
+	const refused = admission.failure ?? host.failure ?? candidate.failure ?? (remote === null ? authFailure(attempt.plan) : null);
+	const executor = remote !== null
+		? remote(attempt)
+		: host.session === null
+		? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
+		: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session));
+	// The threads load the engine while the provider finishes starting.
+	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;
+	const provider = await readinessOf(starting, refused);
+	const services: Services = {
+		host: host.session, candidate: candidate.snapshot, executor, bindings: provider.bindings, ready: provider.ready,
+		close: async () => {
+			await executor.close();
+			await provider.close();
+		},
+	};
+	await warmedOrClosed(warming, services);
+	return services;
+}
+
+/** The host and the candidate; if measuring them throws, a provider already starting is not left behind. */
+async function measureCode(attempt: AttemptContext, admission: Admission, starting: Promise<Settled<ProviderService>> | null): Promise<{host: AttemptHost; candidate: LoadedCandidate}> {
+	try {
+		const host = await openAttemptHost(attempt);
+		const candidate = await loadCandidate(attempt, admission.failure ?? host.failure);
+		return {host, candidate};
+	} catch (error) {
+		const started = await starting;
+		if (started !== null && 'value' in started) await started.value.close();
+		throw error;
+	}
+}
+
+/** A cartridge plan's cases as the frozen response script plays them; none otherwise. */
+/** What the scripted provider plays from a frozen response script: a cartridge's cases, or the plan's tasks. */
+async function conversationsFor(plan: Plan, admission: Admission): Promise<ScriptedConversation[]> {
+	if (admission.cartridge !== null) return admission.responses === null ? [] : caseConversations(admission.cartridge.cases, admission.responses);
+	return loadConversations(plan);
+}
+
+function authFailure(plan: Plan): TaskFailure | null {
+	const variable = plan.provider.kind === 'openai-compatible' ? plan.provider.api_key_env : null;
+	if (variable === null || process.env[variable]) return null;
+	return {reason: 'auth', message: `the API key variable ${variable} is not set`};
+}
+
+interface ProviderReadiness {
+	ready: Readiness;
+	bindings: Record<string, string>;
+	close(): Promise<void>;
+}
+
+/** A refused attempt closes its provider unused and binds nothing; a provider that could not start refuses it. */
+async function readinessOf(starting: Promise<Settled<ProviderService>> | null, refused: TaskFailure | null): Promise<ProviderReadiness> {
+	const started = await starting;
+	const unused = async (): Promise<void> => undefined;
+	if (started !== null && 'error' in started) return {ready: {failure: refused ?? {reason: 'init', message: `the provider could not start: ${started.error.message}`}, provider: null}, bindings: {}, close: unused};
+	if (started === null || refused !== null) {
+		await started?.value.close();
+		return {ready: {failure: refused ?? {reason: 'init', message: 'the provider did not start'}, provider: null}, bindings: {}, close: unused};
+	}
+	const service = started.value;
+	return {ready: {failure: null, provider: service.provider}, bindings: service.bindings, close: () => service.close()};
+}
+
+/** Threads that cannot load the engine end the attempt before any task: what was started is closed first. */
+async function warmedOrClosed(warming: Promise<Settled<void>> | null, services: Services): Promise<void> {
+	const warmed = await warming;
+	if (warmed === null || 'value' in warmed) return;
+	await services.close();
+	throw warmed.error;
+}
+
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+	return promise.then(value => ({value}), (error: Error) => ({error}));
+}
+
+/** One limiter for the whole attempt, so a rate limit slows every task together; none when the plan froze no limits. */
+function limiterOf(plan: AttemptContext['plan']): ProviderLimiterShare | null {
+	return plan.provider_limits === undefined ? null : createProviderLimiter(plan.provider_limits);
+}

@@ -1,0 +1,44 @@
+import type {LoadedCartridge} from '../../../cartridges/index.js';
+import type {ExecutionOutcome} from '../../../engine/outcome.js';
+import type {Harness} from '../../../harness/index.js';
+import type {Grade, TaskDefinition} from '../../../tasks/index.js';
+
+/** What the grader may look at: the workspace and the execution as the supervisor recorded it, never a claim. */
+export interface GradeContext {
+	workspace: string;
+	outcome: ExecutionOutcome;
+	/** The task's runtime state folder (journal, messages) before export. */
+	stateDir: string;
+	timeoutMs: number;
+	signal: AbortSignal;
+	/** The task's folder in the evidence directory, where a grader may keep its own record (none outside an attempt). */
+	taskDir?: string;
+	/** The execution's wall time as the supervisor measured it. */
+	wallMs?: number;
+}
+
+/** The agent a task runs with, when it is not the attempt's built-in one: a cartridge's Harness and its tools' code. */
+export interface TaskAgent {
+	harness: Harness;
+	cartridge: {data: LoadedCartridge; case_id: string};
+}
+
+/** One task as an attempt runs it, whether the built-in suite or a controller provides it. */
+export interface AttemptTask {
+	id: string;
+	prompt: string;
+	tools: string[];
+	setup(workspace: string): Promise<void>;
+	grade(context: GradeContext): Promise<Grade>;
+	agent?: TaskAgent;
+}
+
+export function builtinAttemptTask(task: TaskDefinition): AttemptTask {
+	return {
+		id: task.id,
+		prompt: task.prompt,
+		tools: [...task.tools],
+		setup: workspace => task.setup(workspace),
+		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal, finalText: context.outcome.final_text}),
+	};
+}

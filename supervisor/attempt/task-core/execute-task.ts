@@ -1,0 +1,86 @@
+import type {ExecutionOutcome} from '../../../engine/outcome.js';
+import type {ResolvedProvider} from '../../../engine/provider-config.js';
+import type {Grade} from '../../../tasks/index.js';
+import type {AttemptTask} from './attempt-task.js';
+import type {TaskPaths} from './export-evidence.js';
+import {failedResult, type TaskFailure} from './failed-result.js';
+import type {AttemptContext} from '../stages/attempt-context.js';
+import type {TaskResult} from '../report/report-schema.js';
+import {prepareTaskFolders} from './task-folders.js';
+import type {Execution, TaskExecutor, TaskTurn} from './task-execution.js';
+
+/** What every task of one run shares. */
+export interface TaskRunner {
+	attempt: AttemptContext;
+	/** In frozen order; null where the plan names a task no source provides. */
+	tasks: Array<AttemptTask | null>;
+	executor: TaskExecutor;
+	provider: ResolvedProvider;
+}
+
+/** A fresh workspace, the execution, then the independent grade; every way it can fail is a failed result with its reason. */
+export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<TaskResult> {
+	const {plan} = runner.attempt;
+	const evidence = {runtime_locations: `${turn.paths.relDir}/runtime-locations.json`};
+	prepareTaskFolders(turn.paths, plan.configuration.value);
+	const ready = await setUp(runner, turn);
+	if ('failure' in ready) return failedResult(turn.index, turn.id, ready.failure, {evidence});
+	turn.onStart();
+	turn.log.info('execution started');
+	const run = await runner.executor.execute({
+		index: turn.index,
+		task: {id: turn.id, prompt: ready.task.prompt},
+		paths: turn.paths,
+		provider: runner.provider,
+		maxSteps: plan.budgets.max_steps,
+		timeoutMs: plan.budgets.timeout_ms,
+		signal: runner.attempt.signal,
+		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
+	});
+	const ran = {wall_ms: run.wall_ms, evidence: {...evidence, ...run.evidence}};
+	const result = run.unfinished !== null || run.outcome === null
+		? failedResult(turn.index, turn.id, run.unfinished ?? noOutcome, {...ran, outcome: run.outcome, usage: run.outcome?.usage ?? null})
+		: await grade(runner, turn, ready.task, run.outcome, ran);
+	// A metered execution keeps what it said about its own usage beside the metering.
+	return run.usageClaim === undefined ? result : {...result, usage_claim: run.usageClaim};
+}
+
+const noOutcome: TaskFailure = {reason: 'crash', message: 'the execution gave no outcome'};
+
+/** The task must exist, find its tools, and set up its workspace before anything is timed. */
+async function setUp(runner: TaskRunner, turn: TaskTurn): Promise<{task: AttemptTask} | {failure: TaskFailure}> {
+	const task = runner.tasks[turn.index] ?? null;
+	if (task === null) return {failure: {reason: 'init', message: `task ${turn.id} is not available`}};
+	const missing = task.tools.filter(tool => (runner.attempt.plan.tool_versions[tool] ?? null) === null);
+	if (missing.length > 0) return {failure: {reason: 'missing_tool', message: `required tool${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')}`}};
+	try {
+		await task.setup(turn.paths.workspace);
+	} catch (error) {
+		return {failure: {reason: 'init', message: `setup failed: ${(error as Error).message}`}};
+	}
+	return {task};
+}
+
+/** The verdict comes from the grader looking at the workspace, never from what the execution claims. */
+async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outcome: ExecutionOutcome, ran: Pick<Execution, 'wall_ms' | 'evidence'>): Promise<TaskResult> {
+	const {budgets} = runner.attempt.plan;
+	let verdict: Grade;
+	try {
+		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms});
+	} catch (error) {
+		return failedResult(turn.index, turn.id, {reason: 'grader', message: `the grader failed: ${(error as Error).message}`}, {...ran, outcome, usage: outcome.usage});
+	}
+	return {
+		index: turn.index,
+		task_id: turn.id,
+		evidence: ran.evidence,
+		wall_ms: ran.wall_ms,
+		status: verdict.passed ? 'passed' : 'failed',
+		reason: null,
+		message: verdict.passed ? null : `the independent grader did not pass the workspace: ${verdict.details}`,
+		grade: verdict,
+		outcome,
+		usage: outcome.usage,
+		leak_audit: null,
+	};
+}

@@ -1,0 +1,78 @@
+import {readFile, readdir} from 'node:fs/promises';
+import {join} from 'node:path';
+import t from 'tap';
+import {buildReport, writeReport, type ReportInput} from '../../../../supervisor/attempt/report/build-report.js';
+import {failedResult} from '../../../../supervisor/attempt/task-core/failed-result.js';
+import {Report, type TaskResult} from '../../../../supervisor/attempt/report/report-schema.js';
+import {reportSummary} from '../../../../supervisor/attempt/report/report-summary.js';
+import {tempDir} from '../../../temp-dir.js';
+
+function passed(index: number, id: string, turns: number, tokens: number | null): TaskResult {
+	const usage = {turns, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: tokens, cost_usd: null};
+	return {
+		index, task_id: id, evidence: {result: `tasks/00${index + 1}-${id}/result.json`}, wall_ms: 100 * (index + 1),
+		status: 'passed', reason: null, message: null, grade: {passed: true, score: 1, details: 'ok'},
+		outcome: {status: 'done', reason: null, message: null, steps: turns, usage, final_text: 'done', stopped_by: null, time: null, infrastructure: null}, usage,
+	};
+}
+
+function input(results: TaskResult[], change: Partial<ReportInput> = {}): ReportInput {
+	return {
+		attemptId: 'attempt-1', side: 'baseline', timing: 'in-process', host: null,
+		plan: {plan_digest: 'sha256:plan', task_ids: results.map(result => result.task_id)},
+		completion: 'finished', admission: {admitted: true, differences: []}, candidate: null,
+		results, problems: [], leaks: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,
+		...change,
+	};
+}
+
+t.test('the same inputs give the same report, byte for byte', async t => {
+	const results = [passed(0, 'a', 3, 300), failedResult(1, 'b', {reason: 'timeout', message: 'deadline'})];
+	t.equal(JSON.stringify(buildReport(input(results))), JSON.stringify(buildReport(input(structuredClone(results)))));
+});
+
+t.test('totals sum the denominator; one unknown part makes the sum unknown, never a partial number', async t => {
+	const known = buildReport(input([passed(0, 'a', 3, 300), passed(1, 'b', 2, 200)]));
+	t.same(known.totals, {tasks: 2, passed: 2, failed: 0, turns: 5, total_tokens: 500, cost_usd: null, wall_ms: 300});
+	t.equal(known.passed, true);
+	const partial = buildReport(input([passed(0, 'a', 3, 300), passed(1, 'b', 2, null)]));
+	t.equal(partial.totals.total_tokens, null);
+	t.equal(partial.totals.turns, 5);
+});
+
+t.test('only a finished, admitted attempt with no problem and no failed task passes', async t => {
+	const all = [passed(0, 'a', 1, 10)];
+	t.equal(buildReport(input(all)).passed, true);
+	t.equal(buildReport(input(all, {completion: 'interrupted'})).passed, false, 'interrupted');
+	t.equal(buildReport(input(all, {completion: 'recovered'})).passed, false, 'recovered');
+	t.equal(buildReport(input(all, {admission: {admitted: false, differences: ['plan digest']}})).passed, false, 'not admitted');
+	t.equal(buildReport(input(all, {problems: ['export failed']})).passed, false, 'a problem');
+	t.equal(buildReport(input([...all, failedResult(1, 'b', {reason: 'grader', message: 'x'})])).passed, false, 'a failed task');
+});
+
+t.test('a report is parsed on the way out: an entry that breaks the schema is refused', async t => {
+	const broken = {...passed(0, 'a', 1, 10), wall_ms: -1};
+	t.throws(() => buildReport(input([broken])));
+});
+
+t.test('report.json is written once: a second report is refused and the first stays as it was', async t => {
+	const dir = await tempDir(t);
+	const first = buildReport(input([passed(0, 'a', 1, 10)]));
+	await writeReport(dir, first);
+	const bytes = await readFile(join(dir, 'report.json'), 'utf8');
+	t.same(Report.parse(JSON.parse(bytes)), first);
+	await t.rejects(writeReport(dir, buildReport(input([failedResult(0, 'a', {reason: 'unfinished', message: 'x'})], {completion: 'recovered'}))), {code: 'EEXIST'});
+	t.equal(await readFile(join(dir, 'report.json'), 'utf8'), bytes);
+	t.same(await readdir(dir), ['report.json'], 'no temporary file is left behind');
+});
+
+t.test('the leak audit is carried as given; leaks alone do not fail the attempt, and the summary names them', async t => {
+	const leaked = {pid: 4242, argv: ['sleep', '300'], comm: 'sleep', found: 'attempt-cgroup' as const, ended: 'cgroup-kill' as const, task_index: 0};
+	const leaks = {backend: 'cgroup' as const, limits: 'everything', leaked: [leaked], survivors: []};
+	const report = buildReport(input([passed(0, 'a', 3, 300)], {leaks}));
+	t.same(report.leak_audit, leaks);
+	t.equal(report.passed, true);
+	t.match(reportSummary('/tmp/x', report), /^ {2}leaks: ended 1 process\(es\) that outlived their task \[cgroup\]: 4242 \(sleep\)$/m);
+	t.notMatch(reportSummary('/tmp/x', buildReport(input([passed(0, 'a', 3, 300)], {leaks: {...leaks, leaked: []}}))), /leaks:/);
+	t.equal(buildReport(input([passed(0, 'a', 3, 300)])).leak_audit, null, 'nobody looked: null, not an empty audit');
+});

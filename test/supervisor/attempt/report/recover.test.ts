@@ -1,0 +1,52 @@
+import {readFile, rename, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import t, {type Test} from 'tap';
+import {recoverAttempt} from '../../../../supervisor/attempt/report/recover.js';
+import {Report} from '../../../../supervisor/attempt/report/report-schema.js';
+import {checkNoLeaks} from '../../../leak-check.js';
+import {tempDir} from '../../../temp-dir.js';
+import {attemptByCli, freeze} from '../../../e2e/experiment-fixture.js';
+
+checkNoLeaks(t);
+
+/** Runs an attempt as its own process, takes its report away as a crash would, and recovers it. */
+async function runThenRecover(t: Test, planPath: string, dir: string) {
+	const {report: ran} = await attemptByCli(planPath, join(dir, 'attempt'));
+	await rename(join(dir, 'attempt', 'report.json'), join(dir, 'report-of-the-run.json'));
+	const {report: recovered} = await recoverAttempt(join(dir, 'attempt'));
+	t.same(Report.parse(JSON.parse(await readFile(join(dir, 'attempt', 'report.json'), 'utf8'))), recovered, 'the recovered report is on disk');
+	return {ran, recovered};
+}
+
+/** What a run and its recovery must state alike when every task was recorded: the same builders, the same inputs. */
+function sameStatements(t: Test, ran: Report, recovered: Report): void {
+	t.same(recovered.tasks, ran.tasks, 'every task result is the one the run recorded');
+	t.same(recovered.totals, ran.totals, 'the same totals');
+	for (const key of ['attempt_id', 'side', 'timing', 'host', 'plan_digest', 'task_ids', 'candidate'] as const) {
+		t.same(recovered[key], ran[key], key);
+	}
+	t.equal(recovered.completion, 'recovered');
+	t.equal(recovered.passed, false, 'a recovered attempt never passes');
+	t.equal(recovered.attempt_wall_ms, null, 'its wall time is unknown, not 0');
+}
+
+t.test('a run and its recovery from the ledger state the same results and totals', async t => {
+	const dir = await tempDir(t);
+	const plan = await freeze({dir, tasks: 'answer_from_prompt,sales_report', policy: {concurrency: 2}});
+	const {ran, recovered} = await runThenRecover(t, plan, dir);
+	t.equal(ran.passed, true);
+	sameStatements(t, ran, recovered);
+	t.same(recovered.admission, {admitted: true, differences: []});
+});
+
+t.test('a refused attempt and its recovery state the same failed results', async t => {
+	const dir = await tempDir(t);
+	const plan = await freeze({dir, tasks: 'answer_from_prompt,sales_report'});
+	const json = JSON.parse(await readFile(plan, 'utf8'));
+	json.budgets.max_steps = 50;
+	await writeFile(plan, JSON.stringify(json, null, 2));
+	const {ran, recovered} = await runThenRecover(t, plan, dir);
+	t.ok(ran.tasks.every(task => task.reason === 'admission'));
+	sameStatements(t, ran, recovered);
+	t.equal(recovered.admission.admitted, false, 'the ledger shows the refusal');
+});

@@ -1,0 +1,57 @@
+import {appendFile, mkdir, mkdtemp, readFile, rm} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import t from 'tap';
+import {Ledger, readLedger} from '../../../../supervisor/attempt/task-core/ledger.js';
+import type {TaskResult} from '../../../../supervisor/attempt/report/report-schema.js';
+import {createEvidenceDir} from '../../../../supervisor/evidence/evidence-dir.js';
+
+function result(index: number, id: string): TaskResult {
+	return {index, task_id: id, status: 'failed', reason: 'unfinished', message: 'x', grade: null, outcome: null, usage: null, wall_ms: null, evidence: {}};
+}
+
+t.test('records are appended one per line in call order, each a complete record', async t => {
+	const dir = await mkdtemp(join(tmpdir(), 'hlab-ledger-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	const ledger = new Ledger(join(dir, 'ledger.jsonl'), 'attempt-1');
+	await Promise.all([ledger.append(result(2, 'c')), ledger.append(result(0, 'a')), ledger.append(result(1, 'b'))]);
+	const lines = (await readFile(join(dir, 'ledger.jsonl'), 'utf8')).trim().split('\n');
+	t.equal(lines.length, 3);
+	const read = await readLedger(join(dir, 'ledger.jsonl'));
+	t.same(read.records.map(record => record.result.task_id), ['c', 'a', 'b']);
+	t.ok(read.records.every(record => record.schema === 'harness-lab/ledger-record@1' && record.attempt_id === 'attempt-1'));
+});
+
+t.test('a failed flush fails its own records only; the records after it still reach the file', async t => {
+	const dir = await mkdtemp(join(tmpdir(), 'hlab-ledger-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	// The ledger's folder does not exist yet, so the first flush cannot open the file.
+	const path = join(dir, 'later', 'ledger.jsonl');
+	const ledger = new Ledger(path, 'attempt-1');
+	const first = ledger.append(result(0, 'a'));
+	await t.rejects(first, {code: 'ENOENT'});
+	await mkdir(join(dir, 'later'));
+	await Promise.all(Array.from({length: 20}, (_, index) => ledger.append(result(index + 1, `t${index + 1}`))));
+	const read = await readLedger(path);
+	t.same(read.records.map(record => record.result.task_id), Array.from({length: 20}, (_, index) => `t${index + 1}`), 'every later record, in call order');
+	t.same(read.unreadable, []);
+});
+
+t.test('a torn last line after a crash keeps every earlier record', async t => {
+	const dir = await mkdtemp(join(tmpdir(), 'hlab-ledger-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	const path = join(dir, 'ledger.jsonl');
+	await new Ledger(path, 'a').append(result(0, 'a'));
+	await appendFile(path, '{"schema":"harness-lab/ledger-rec');
+	const read = await readLedger(path);
+	t.equal(read.records.length, 1);
+	t.same(read.unreadable, [2]);
+	t.same((await readLedger(join(dir, 'missing.jsonl'))).records, []);
+});
+
+t.test('an existing evidence directory is refused, even an empty one', async t => {
+	const dir = await mkdtemp(join(tmpdir(), 'hlab-evidence-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	await createEvidenceDir(join(dir, 'one'));
+	await t.rejects(createEvidenceDir(join(dir, 'one')), {name: 'Error', message: /already exists/});
+});
