@@ -113,5 +113,5 @@ t.test('a bad containment backend is refused as bad input', async t => {
 });
 
 function hlabBin(): string {
-	return path.resolve(import.meta.dirname, '../../../../bin/hlab.js');
+	return path.resolve(import.meta.dirname, '../../../bin/hlab.js');
 }
