@@ -11,8 +11,9 @@ import {evalCli, readCase, readRun, reportResponses} from './cartridge-cli.js';
 
 checkNoLeaks(t);
 
-/** The contract's 3 s, the pool's 2 s grace, and generous room for a loaded machine. */
-const boundMs = 30_000;
+/** The contract's 3 s, the pool's 2 s grace, and generous room for a loaded machine; the command's start and judging come on top. */
+const caseBoundMs = 30_000;
+const commandBoundMs = 60_000;
 
 t.test('a tool that never yields fails its case with reason timeout at the deadline plus the grace, and the run still ends', async t => {
 	const cartridge = await spinningCartridge(t);
@@ -20,12 +21,12 @@ t.test('a tool that never yields fails its case with reason timeout at the deadl
 	const run = await evalCli(t, cartridge, reportResponses);
 	const wallMs = performance.now() - t0;
 	t.equal(run.status, 1, run.stderr);
-	t.ok(wallMs < boundMs, `ended in ${Math.round(wallMs)} ms`);
+	t.ok(wallMs < commandBoundMs, `ended in ${Math.round(wallMs)} ms`);
 	const record = await readCase(run.out, 'profit_math');
 	t.same([record.outcome.status, record.outcome.reason], ['failed', 'timeout'], record.outcome.message ?? '');
 	t.match(record.outcome.message, /did not yield/);
 	t.ok(existsSync(join(run.out, 'cases', 'profit_math', 'workspace', 'spinning')), 'the tool did start spinning');
-	t.ok(record.wall_ms >= 3000, `the case ran to its deadline (${record.wall_ms} ms)`);
+	t.ok(record.wall_ms >= 3000 && record.wall_ms < caseBoundMs, `the case ran to its deadline, then the grace (${record.wall_ms} ms)`);
 	t.equal((await readRun(run.out)).exit_status, 1);
 });
 
@@ -42,7 +43,7 @@ t.test('SIGTERM mid-spin ends hlab cartridge eval within a few seconds: the main
 	process.kill(pid, 'SIGTERM');
 	const run = await ended;
 	const tookMs = performance.now() - sentAt;
-	t.ok(tookMs < 10_000, `ended ${Math.round(tookMs)} ms after SIGTERM`);
+	t.ok(tookMs < 15_000, `ended ${Math.round(tookMs)} ms after SIGTERM`);
 	t.equal(run.record.exit_code, 1, run.stderr?.toString() ?? '');
 	t.match(run.stderr?.toString(), /interrupted after 1 of 1 cases/);
 	const record = await readCase(out, 'profit_math');
