@@ -6,6 +6,7 @@ export {GradeAnswer, type JudgeEndpoint} from './evaluation-protocol.js';
 export {runEvaluation} from './run-evaluation.js';
 export {caseRecordSchema, cartridgeIdentity, CaseRecord, RunRecord, type ProviderIdentity} from './case-record.js';
 export {judgeCase, type Judgement} from './judge-case.js';
+export {caseGrade} from './case-grade.js';
 export {seedWorkspace} from './seed-workspace.js';
 export {CartridgeDiff, diffCartridges} from './diff-cartridges.js';
 export {describeCartridge, renderDescription} from './describe-cartridge.js';

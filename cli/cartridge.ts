@@ -134,7 +134,8 @@ async function evalCommand(dir: string, flags: EvalFlags): Promise<void> {
 	if (!provider.ok) return fail(provider.problem, usageExit);
 	const out = resolve(flags.out);
 	const result = await cancellable(signal => evalCartridge({dir: resolve(dir), out, caseIds: flags.case === undefined ? null : [flags.case], maxSteps, threshold, judge: flags.judge ? {model: flags.judgeModel ?? null} : null, provider: provider.provider, signal}));
-	if (!result.ok) return fail(result.problems.join('\n  '), usageExit);
+	// An interrupted evaluation is a failed run, not a usage mistake.
+	if (!result.ok) return fail(result.problems.join('\n  '), result.reason === 'interrupted' ? failedExit : usageExit);
 	process.stdout.write(flags.json ? `${JSON.stringify(result.run, null, 2)}\n` : renderRun(result.run, result.records, out));
 	process.exitCode = result.run.exit_status;
 }
@@ -143,7 +144,7 @@ async function replayCommand(run: string, flags: {cartridge: string; out: string
 	const out = resolve(flags.out);
 	const result = await cancellable(signal => replayRun({run: resolve(run), cartridge: resolve(flags.cartridge), out, signal}));
 	// A recording that cannot be read is a failed replay, not a usage mistake.
-	if (!result.ok) return fail(result.problems.join('\n  '), result.reason === 'malformed_record' ? failedExit : usageExit);
+	if (!result.ok) return fail(result.problems.join('\n  '), result.reason === 'malformed_record' || result.reason === 'interrupted' ? failedExit : usageExit);
 	process.stdout.write(flags.json ? `${JSON.stringify(result.report, null, 2)}\n` : `${renderReplay(result.report)}${renderRun(result.evaluation.run, result.evaluation.records, out)}`);
 	process.exitCode = result.evaluation.run.exit_status;
 }

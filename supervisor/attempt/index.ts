@@ -15,9 +15,12 @@ export {totalsOf} from './report/totals.js';
 export {readPlanFile} from './stages/read-plan.js';
 export {Ledger, readLedger} from './task-core/ledger.js';
 export {readMessages} from './task-core/controller-tasks.js';
-export {builtinAttemptTask} from './task-core/attempt-task.js';
+export {builtinAttemptTask, type AttemptTask} from './task-core/attempt-task.js';
 export {failedResult, TaskFailure} from './task-core/failed-result.js';
 export type {RecordedTask, TaskExecutor, TaskTurn} from './task-core/task-execution.js';
+// One task turn outside an attempt (hlab agent, hlab cartridge eval), on the attempt's own executor.
+export {runStandaloneTurn, type StandaloneRun} from './task-core/standalone-turn.js';
+export {inProcessExecutor} from './executors/in-process-executor.js';
 export {startProvider} from './stages/start-provider.js';
 // The stages a queue node runs an admitted attempt's tasks with.
 export {openAttempt, closeAttempt} from './stages/open-attempt.js';

@@ -9,6 +9,7 @@ import {runRecordSchema, type CaseRecord, type CartridgeIdentity, type ProviderI
 import {caseConversations} from '../../scripted/case-conversations.js';
 import {runCase} from './run-case.js';
 import {suiteFailures} from '../../cartridges/verdict.js';
+import {inProcessExecutor, type TaskExecutor} from '../attempt/index.js';
 
 /** The model side of an evaluation: a response script played by the scripted provider, or an OpenAI-compatible endpoint. */
 export type EvalProvider =
@@ -31,7 +32,7 @@ export interface EvalOptions {
 }
 
 /** Why an evaluation did not run at all: each a reason the command maps to an exit status. */
-export type EvalRefusal = {reason: 'cartridge' | 'unknown_case' | 'out_exists' | 'provider'; problems: string[]};
+export type EvalRefusal = {reason: 'cartridge' | 'unknown_case' | 'out_exists' | 'provider' | 'interrupted'; problems: string[]};
 
 export type EvalResult = {ok: true; run: RunRecord; records: CaseRecord[]; cartridge: LoadedCartridge} | ({ok: false} & EvalRefusal);
 
@@ -55,9 +56,13 @@ export async function evalCartridge(options: EvalOptions): Promise<EvalResult> {
 	if (outProblem) return {ok: false, reason: 'out_exists', problems: [outProblem]};
 
 	let server: ScriptedServer | null = null;
+	// One thread, as an attempt of one lane: the spin of a tool that never yields holds it, never the main thread.
+	const executor: TaskExecutor = inProcessExecutor(null);
+	const signal = options.signal ?? new AbortController().signal;
 	try {
 		const provider = await startProvider(options.provider, selected.cases);
 		server = provider.server;
+		await executor.start(1);
 		const startedAt = new Date();
 		const t0 = performance.now();
 		const identity = cartridgeIdentity(cartridge);
@@ -68,14 +73,17 @@ export async function evalCartridge(options: EvalOptions): Promise<EvalResult> {
 				identity,
 				entry,
 				caseDir: join(out, 'cases', entry.id),
+				executor,
 				provider: provider.resolved,
 				providerIdentity: providerIdentity(options.provider),
 				maxSteps: options.maxSteps,
 				threshold: options.threshold,
 				judge: options.judge === null ? null : {base_url: provider.resolved.base_url, model: options.judge.model ?? provider.resolved.model, api_key_env: provider.resolved.api_key_env},
 				replayOf: options.replayOf ? {run: options.replayOf, case_id: entry.id} : null,
-				...(options.signal ? {signal: options.signal} : {}),
+				signal,
 			}));
+			// The case in flight is recorded; no other starts, and run.json stays unwritten: the evaluation did not finish.
+			if (signal.aborted) return {ok: false, reason: 'interrupted', problems: [`interrupted after ${records.length} of ${selected.cases.length} cases; ${join(out, 'run.json')} is not written`]};
 		}
 		const failures = suiteFailures(cartridge);
 		const passed = failures.length === 0 && records.every(record => record.verdict.passed);
@@ -99,6 +107,7 @@ export async function evalCartridge(options: EvalOptions): Promise<EvalResult> {
 		if (error instanceof ProviderRefusal) return {ok: false, reason: 'provider', problems: [error.message]};
 		throw error;
 	} finally {
+		await executor.close();
 		await server?.close();
 	}
 }

@@ -9,6 +9,8 @@ export const agentRunSchema = 'harness-lab/agent-run@1';
 export const AgentRun = z.object({
 	schema: z.literal(agentRunSchema),
 	task: z.string(),
+	/** Set when the task is a cartridge's case (`task` is then its id). */
+	cartridge: z.object({dir: z.string(), case_id: z.string()}).optional(),
 	workspace: z.string(),
 	/** Where journal.jsonl, messages.jsonl and the scripted provider's records are. */
 	state_dir: z.string(),

@@ -32,3 +32,35 @@ export function execute(context: ToolContext, args: {revenue: number; cost: numb
 	return {written: 'report.json', profit: args.revenue - args.cost};
 }
 `;
+
+/** The report agent's contract with a 3 s deadline: a tool that never yields is the only thing that can outlast it. */
+const shortDeadline = 'max_steps: 4\ndone_tool: done\ndeadline_ms: 3000\n';
+
+/** The report agent's tool marks its workspace (`spinning`), then never yields: no timer or signal of its thread runs again. */
+export const spinningPublishReport = `import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import type {ToolContext} from 'harness-lab/sdk';
+
+export function execute(context: ToolContext): object {
+	writeFileSync(join(context.resources.project_dir as string, 'spinning'), '');
+	for (;;) {}
+}
+`;
+
+/** A copy of the report agent whose tool spins forever under a 3 s deadline. */
+export async function spinningCartridge(t: Test): Promise<string> {
+	return copyCartridge(t, 'report_agent', {'config.yaml': shortDeadline, 'tools/publish_report/execute.ts': spinningPublishReport});
+}
+
+/** The report agent's tool looks one folder above its workspace for the case's expected data, and writes what it found to peek.json. */
+export const peekingPublishReport = `import {existsSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import type {ToolContext} from 'harness-lab/sdk';
+
+export function execute(context: ToolContext): object {
+	const dir = context.resources.project_dir as string;
+	const found = existsSync(join(dir, '..', 'expected.json'));
+	writeFileSync(join(dir, 'peek.json'), JSON.stringify({found}));
+	return {found};
+}
+`;

@@ -43,7 +43,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 	};
 }
 
-function poolExecution(run: PoolRun): Pick<Execution, 'outcome' | 'unfinished'> {
+function poolExecution(run: PoolRun): Pick<Execution, 'outcome' | 'unfinished' | 'loadedPlugins'> {
 	switch (run.kind) {
 		case 'deadline': return {outcome: null, unfinished: {reason: 'timeout', message: run.message}};
 		case 'aborted': return {outcome: null, unfinished: {reason: 'aborted', message: run.message}};
@@ -53,6 +53,6 @@ function poolExecution(run: PoolRun): Pick<Execution, 'outcome' | 'unfinished'> 
 	const result = run.result;
 	if (result.kind === 'init_failed') return {outcome: null, unfinished: {reason: 'init', message: result.message}};
 	if (result.kind === 'error') return {outcome: null, unfinished: {reason: result.reason, message: result.message}};
-	return {outcome: result.outcome, unfinished: outcomeUnfinished(result.outcome)};
+	return {outcome: result.outcome, unfinished: outcomeUnfinished(result.outcome), loadedPlugins: result.loaded_plugins};
 }
 

@@ -2,8 +2,7 @@ import {join} from 'node:path';
 import type {LoadedCartridge, LoadedCase} from '../../../cartridges/index.js';
 import {scriptedModel} from '../../../engine/index.js';
 import {writeJson} from '../../../files/write-json.js';
-import type {Grade} from '../../../tasks/index.js';
-import {caseRecordSchema, cartridgeIdentity, judgeCase, seedWorkspace, type CaseRecord, type Judgement, type ProviderIdentity} from '../../../cartridges/index.js';
+import {caseGrade, caseRecordSchema, cartridgeIdentity, judgeCase, seedWorkspace, type CaseRecord, type Judgement, type ProviderIdentity} from '../../../cartridges/index.js';
 import type {Plan, PlanProvider} from '../../plan/plan-schema.js';
 import {entryTaskId} from '../../plan/task-selection.js';
 import type {AttemptTask, GradeContext} from './attempt-task.js';
@@ -33,7 +32,7 @@ function caseTask(plan: Plan, cartridge: LoadedCartridge, id: string, entry: Loa
 		async grade(context) {
 			const judged = await judgeCase({cartridge, entry, outcome: context.outcome, workspace: context.workspace, cwd: context.taskDir ?? context.workspace, threshold: null, judge: null});
 			if (context.taskDir !== undefined) await writeCaseRecord(context, plan.provider, cartridge, entry, judged);
-			return gradeOf(judged);
+			return caseGrade(judged);
 		},
 		agent: {harness: cartridge.harness, cartridge: {data: cartridge, case_id: entry.id}},
 	};
@@ -63,14 +62,4 @@ async function writeCaseRecord(context: GradeContext, provider: PlanProvider, ca
 function providerIdentity(provider: PlanProvider): ProviderIdentity {
 	if (provider.kind === 'scripted') return {kind: 'scripted', model: scriptedModel, script_digest: provider.responses?.digest ?? null, script_path: provider.responses?.path ?? null};
 	return {kind: 'openai-compatible', model: provider.model, base_url: provider.base_url, api_key_env: provider.api_key_env ?? '', reasoning_effort: provider.reasoning_effort};
-}
-
-/** The attempt's grade of a case: its verdict, the mean of the scores graders gave (null when none did), and every failure named. */
-function gradeOf(judged: Judgement): Grade {
-	const scores = judged.graders.flatMap(result => (result.score === null ? [] : [result.score]));
-	const score = scores.length === 0 ? null : scores.reduce((sum, value) => sum + value, 0) / scores.length;
-	const details = judged.verdict.passed
-		? `every grader passed (${judged.graders.map(result => `${result.module}#${result.name}`).join(', ')})`
-		: judged.verdict.failures.map(failure => `${failure.reason}: ${failure.detail}`).join('; ');
-	return {passed: judged.verdict.passed, score, details};
 }

@@ -23,7 +23,7 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 	const {plan} = runner.attempt;
 	const evidence = {runtime_locations: `${turn.paths.relDir}/runtime-locations.json`};
 	prepareTaskFolders(turn.paths, plan.configuration.value);
-	const ready = await setUp(runner, turn);
+	const ready = await setUpTask(runner.tasks[turn.index] ?? null, turn.id, plan.tool_versions, turn.paths.workspace);
 	if ('failure' in ready) return failedResult(turn.index, turn.id, ready.failure, {evidence});
 	turn.onStart();
 	turn.log.info('execution started');
@@ -38,8 +38,9 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
 	});
 	const ran = {wall_ms: run.wall_ms, evidence: {...evidence, ...run.evidence}};
-	const result = run.unfinished !== null || run.outcome === null
-		? failedResult(turn.index, turn.id, run.unfinished ?? noOutcome, {...ran, outcome: run.outcome, usage: run.outcome?.usage ?? null})
+	const unfinished = unfinishedOf(run);
+	const result = unfinished !== null || run.outcome === null
+		? failedResult(turn.index, turn.id, unfinished ?? noOutcome, {...ran, outcome: run.outcome, usage: run.outcome?.usage ?? null})
 		: await grade(runner, turn, ready.task, run.outcome, ran);
 	// A metered execution keeps what it said about its own usage beside the metering.
 	return run.usageClaim === undefined ? result : {...result, usage_claim: run.usageClaim};
@@ -47,14 +48,18 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 
 const noOutcome: TaskFailure = {reason: 'crash', message: 'the execution gave no outcome'};
 
+/** Why an execution did not finish (null: it gave an outcome to grade); one mapping for every runner of a turn. */
+export function unfinishedOf(run: Execution): TaskFailure | null {
+	return run.unfinished ?? (run.outcome === null ? noOutcome : null);
+}
+
 /** The task must exist, find its tools, and set up its workspace before anything is timed. */
-async function setUp(runner: TaskRunner, turn: TaskTurn): Promise<{task: AttemptTask} | {failure: TaskFailure}> {
-	const task = runner.tasks[turn.index] ?? null;
-	if (task === null) return {failure: {reason: 'init', message: `task ${turn.id} is not available`}};
-	const missing = task.tools.filter(tool => (runner.attempt.plan.tool_versions[tool] ?? null) === null);
+export async function setUpTask(task: AttemptTask | null, id: string, toolVersions: Record<string, string | null>, workspace: string): Promise<{task: AttemptTask} | {failure: TaskFailure}> {
+	if (task === null) return {failure: {reason: 'init', message: `task ${id} is not available`}};
+	const missing = task.tools.filter(tool => (toolVersions[tool] ?? null) === null);
 	if (missing.length > 0) return {failure: {reason: 'missing_tool', message: `required tool${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')}`}};
 	try {
-		await task.setup(turn.paths.workspace);
+		await task.setup(workspace);
 	} catch (error) {
 		return {failure: {reason: 'init', message: `setup failed: ${(error as Error).message}`}};
 	}

@@ -28,6 +28,8 @@ export interface Execution {
 	evidence: Record<string, string>;
 	/** Set when the usage was metered outside the execution (a supervised host): the outcome carries the metered usage, this the execution's own claim. */
 	usageClaim?: Usage | null;
+	/** The candidate plugins the execution loaded, by id, where the executor knows them (in-process). */
+	loadedPlugins?: string[];
 }
 
 /** One task of the denominator, where it runs and what it logs. */
