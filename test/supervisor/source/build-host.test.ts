@@ -16,7 +16,7 @@ t.test('build-host makes a self-contained host whose digest covers every file an
 	t.equal(record.launcher, 'hlab');
 	t.equal(record.node.path, process.execPath);
 	t.match(record.source.commit, /^[0-9a-f]{40}$/);
-	for (const name of ['hlab', 'bin/hlab.js', 'package.json', 'dist/supervisor/cli/main.js', 'dist/workers/task-worker.js', 'node_modules/zod/package.json', 'node_modules/piscina/package.json']) {
+	for (const name of ['hlab', 'bin/hlab.js', 'package.json', 'dist/cli/main.js', 'dist/workers/task-worker.js', 'node_modules/zod/package.json', 'node_modules/piscina/package.json']) {
 		t.ok(name in record.files, `${name} is part of the build`);
 	}
 	t.ok(Object.keys(record.files).some(name => name.startsWith('tasks/') && name.includes('/files/')), 'task data files are reachable from the build');
