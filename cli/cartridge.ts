@@ -1,24 +1,17 @@
 import {resolve} from 'node:path';
-import {Command, Option} from 'commander';
+import type {Command} from 'commander';
 import {describeCartridge, diffCartridges, loadCartridge, renderDescription, type LoadResult} from '../cartridges/index.js';
 import {ProviderConfig} from '../engine/index.js';
 import {readResponseScript} from '../scripted/index.js';
 import {
 	evalCartridge, renderDiff, renderReplay, renderRun, replayRun, type EvalProvider,
 } from '../supervisor/cartridge-commands/index.js';
-import {fail, failedExit, okExit, usageExit} from './exit-codes.js';
+import {UsageError} from '../supervisor/input-error.js';
+import {fail, failedExit, okExit} from './exit-codes.js';
+import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
 
-// Provider flags are parsed here for now; once the cli helper's shared flag parsing lands, this file should use it.
-interface ProviderFlags {
-	provider: 'scripted' | 'openai-compatible';
+interface EvalFlags extends ProviderChoiceFlags {
 	responses?: string;
-	baseUrl?: string;
-	model?: string;
-	apiKeyEnv: string;
-	reasoningEffort?: string;
-}
-
-interface EvalFlags extends ProviderFlags {
 	out: string;
 	case?: string;
 	maxSteps?: string;
@@ -45,7 +38,9 @@ export function registerCartridge(program: Command): void {
 		.option('--judge', 'run the graders that ask a model (modelGrader), on the provider\'s endpoint')
 		.option('--judge-model <name>', 'with --judge: the model they ask (default: the provider\'s model)')
 		.option('--json', 'print run.json');
-	providerOptions(evaluate).action(async (dir: string, flags: EvalFlags) => evalCommand(dir, flags));
+	addProviderChoiceOptions(evaluate)
+		.option('--responses <file>', 'scripted: the response script (per case id, the model turns)')
+		.action(async (dir: string, flags: EvalFlags) => evalCommand(dir, flags));
 	cartridge
 		.command('replay <run>')
 		.description('re-run a recorded run\'s cases against another cartridge with the recorded model responses fixed, and report what changed')
@@ -61,16 +56,6 @@ export function registerCartridge(program: Command): void {
 		.action(async (before: string, after: string, flags: {show?: boolean; json?: boolean}) => diffCommand(before, after, flags));
 }
 
-function providerOptions(command: Command): Command {
-	return command
-		.addOption(new Option('--provider <kind>', 'the model provider').choices(['scripted', 'openai-compatible']).default('scripted'))
-		.option('--responses <file>', 'scripted: the response script (per case id, the model turns)')
-		.option('--base-url <url>', 'openai-compatible: the API base URL')
-		.option('--model <name>', 'openai-compatible: the model')
-		.option('--api-key-env <name>', 'openai-compatible: the environment variable holding the API key', 'OPENAI_API_KEY')
-		.option('--reasoning-effort <effort>', 'openai-compatible: the reasoning effort to request');
-}
-
 /** Every problem of a broken cartridge, one per line; empty for a loaded one. */
 function brokenMessage(dir: string, loaded: LoadResult): string {
 	return loaded.ok ? '' : `the cartridge ${dir} is broken:\n${loaded.problems.map(problem => `  ${problem}`).join('\n')}`;
@@ -78,31 +63,33 @@ function brokenMessage(dir: string, loaded: LoadResult): string {
 
 async function describeCommand(dir: string, flags: {json?: boolean}): Promise<void> {
 	const loaded = await loadCartridge(resolve(dir));
-	if (!loaded.ok) return fail(brokenMessage(dir, loaded), usageExit);
+	if (!loaded.ok) throw new UsageError(brokenMessage(dir, loaded), 'cartridge');
 	process.stdout.write(flags.json ? `${JSON.stringify(describeCartridge(loaded.cartridge), null, 2)}\n` : renderDescription(loaded.cartridge));
 }
 
-/** The provider the flags ask for, or why they do not make one. */
-async function evalProvider(flags: ProviderFlags): Promise<{ok: true; provider: EvalProvider} | {ok: false; problem: string}> {
-	if (flags.provider === 'scripted') {
-		const stray = ([['--base-url', flags.baseUrl], ['--model', flags.model], ['--reasoning-effort', flags.reasoningEffort]] as const).filter(([, value]) => value !== undefined);
-		if (stray.length > 0) return {ok: false, problem: `${stray.map(([name]) => name).join(', ')} applies only with --provider openai-compatible`};
-		if (!flags.responses) return {ok: false, problem: '--provider scripted needs --responses FILE (a response script)'};
+/** The provider the shared flags ask for, with what a cartridge run adds: a scripted run plays a response script. */
+async function evalProvider(flags: EvalFlags): Promise<EvalProvider> {
+	const choice = readProviderChoice(flags);
+	if (choice.kind === 'scripted') {
+		// A cartridge run records the response script it played, not a model label.
+		if (flags.model !== undefined) throw new UsageError('--model applies only with --provider openai-compatible');
+		if (!flags.responses) throw new UsageError('--provider scripted needs --responses FILE (a response script)');
 		const path = resolve(flags.responses);
 		const read = await readResponseScript(path);
-		return read.ok ? {ok: true, provider: {kind: 'scripted', script: read.script, digest: read.digest, path}} : {ok: false, problem: read.problem};
+		if (!read.ok) throw new UsageError(read.problem, 'responses');
+		return {kind: 'scripted', script: read.script, digest: read.digest, path};
 	}
-	if (flags.responses) return {ok: false, problem: '--responses applies only with --provider scripted'};
-	if (!flags.baseUrl || !flags.model) return {ok: false, problem: '--provider openai-compatible needs --base-url and --model'};
-	const parsed = ProviderConfig.safeParse({kind: 'openai-compatible', base_url: flags.baseUrl, model: flags.model, api_key_env: flags.apiKeyEnv, reasoning_effort: flags.reasoningEffort ?? null});
-	if (!parsed.success || parsed.data.kind !== 'openai-compatible') return {ok: false, problem: `invalid provider settings: ${parsed.error?.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ') ?? ''}`};
-	return {ok: true, provider: {kind: 'openai-compatible', config: parsed.data}};
+	if (flags.responses) throw new UsageError('--responses applies only with --provider scripted');
+	// The engine's own schema has the last word (a cartridge run needs a key variable).
+	const parsed = ProviderConfig.safeParse({kind: 'openai-compatible', base_url: choice.base_url, model: choice.model, api_key_env: choice.api_key_env ?? '', reasoning_effort: choice.reasoning_effort});
+	if (!parsed.success || parsed.data.kind !== 'openai-compatible') throw new UsageError(`invalid provider settings: ${parsed.error?.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ') ?? ''}`);
+	return {kind: 'openai-compatible', config: parsed.data};
 }
 
 function numberFlag(name: string, text: string | undefined, check: (value: number) => boolean): number | null {
 	if (text === undefined) return null;
 	const value = Number(text);
-	if (text.trim() === '' || !check(value)) throw new Error(`${name} got ${text}`);
+	if (text.trim() === '' || !check(value)) throw new UsageError(`${name} got ${text}`);
 	return value;
 }
 
@@ -121,21 +108,15 @@ async function cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promis
 }
 
 async function evalCommand(dir: string, flags: EvalFlags): Promise<void> {
-	let maxSteps: number | null;
-	let threshold: number | null;
-	try {
-		maxSteps = numberFlag('--max-steps must be a positive whole number;', flags.maxSteps, value => Number.isInteger(value) && value > 0);
-		threshold = numberFlag('--threshold must be a number from 0 to 1;', flags.threshold, value => value >= 0 && value <= 1);
-	} catch (error) {
-		return fail((error as Error).message, usageExit);
-	}
-	if (flags.judgeModel !== undefined && !flags.judge) return fail('--judge-model applies only with --judge', usageExit);
+	const maxSteps = numberFlag('--max-steps must be a positive whole number;', flags.maxSteps, value => Number.isInteger(value) && value > 0);
+	const threshold = numberFlag('--threshold must be a number from 0 to 1;', flags.threshold, value => value >= 0 && value <= 1);
+	if (flags.judgeModel !== undefined && !flags.judge) throw new UsageError('--judge-model applies only with --judge');
 	const provider = await evalProvider(flags);
-	if (!provider.ok) return fail(provider.problem, usageExit);
 	const out = resolve(flags.out);
-	const result = await cancellable(signal => evalCartridge({dir: resolve(dir), out, caseIds: flags.case === undefined ? null : [flags.case], maxSteps, threshold, judge: flags.judge ? {model: flags.judgeModel ?? null} : null, provider: provider.provider, signal}));
+	const result = await cancellable(signal => evalCartridge({dir: resolve(dir), out, caseIds: flags.case === undefined ? null : [flags.case], maxSteps, threshold, judge: flags.judge ? {model: flags.judgeModel ?? null} : null, provider, signal}));
 	// An interrupted evaluation is a failed run, not a usage mistake.
-	if (!result.ok) return fail(result.problems.join('\n  '), result.reason === 'interrupted' ? failedExit : usageExit);
+	if (!result.ok && result.reason === 'interrupted') return fail(result.problems.join('\n  '));
+	if (!result.ok) throw new UsageError(result.problems.join('\n  '), result.reason);
 	process.stdout.write(flags.json ? `${JSON.stringify(result.run, null, 2)}\n` : renderRun(result.run, result.records, out));
 	process.exitCode = result.run.exit_status;
 }
@@ -144,14 +125,15 @@ async function replayCommand(run: string, flags: {cartridge: string; out: string
 	const out = resolve(flags.out);
 	const result = await cancellable(signal => replayRun({run: resolve(run), cartridge: resolve(flags.cartridge), out, signal}));
 	// A recording that cannot be read is a failed replay, not a usage mistake.
-	if (!result.ok) return fail(result.problems.join('\n  '), result.reason === 'malformed_record' || result.reason === 'interrupted' ? failedExit : usageExit);
+	if (!result.ok && (result.reason === 'malformed_record' || result.reason === 'interrupted')) return fail(result.problems.join('\n  '));
+	if (!result.ok) throw new UsageError(result.problems.join('\n  '), result.reason);
 	process.stdout.write(flags.json ? `${JSON.stringify(result.report, null, 2)}\n` : `${renderReplay(result.report)}${renderRun(result.evaluation.run, result.evaluation.records, out)}`);
 	process.exitCode = result.evaluation.run.exit_status;
 }
 
 async function diffCommand(before: string, after: string, flags: {show?: boolean; json?: boolean}): Promise<void> {
 	const [a, b] = await Promise.all([loadCartridge(resolve(before)), loadCartridge(resolve(after))]);
-	if (!a.ok || !b.ok) return fail([brokenMessage(before, a), brokenMessage(after, b)].filter(Boolean).join('\n'), usageExit);
+	if (!a.ok || !b.ok) throw new UsageError([brokenMessage(before, a), brokenMessage(after, b)].filter(Boolean).join('\n'), 'cartridge');
 	const diff = await diffCartridges(a.cartridge, b.cartridge, {show: flags.show ?? false});
 	process.stdout.write(flags.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff));
 	process.exitCode = diff.changes.length === 0 ? okExit : failedExit;

@@ -14,7 +14,7 @@ interface CommandEntry {
 /** Every command, with what `hlab --help` shows of it, so that the help loads none of their dependencies. */
 export const commands: Record<string, CommandEntry> = {
 	eval: {
-		load: async () => (await import('./eval.js')).registerEval,
+		load: async () => (await import('./eval/index.js')).registerEval,
 		term: 'eval [options]',
 		description: 'freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks',
 	},

@@ -19,7 +19,7 @@ export function registerController(program: Command): void {
 			try {
 				identity = await buildSampleController(flags.out);
 			} catch (error) {
-				return fail(`cannot build the sample controller: ${(error as Error).message}`, failedExit);
+				return fail(`cannot build the sample controller: ${(error as Error).message}`);
 			}
 			process.stdout.write(`${JSON.stringify(identity, null, 2)}\n`);
 		});

@@ -3,7 +3,8 @@ import type {Command} from 'commander';
 import {installRoot} from '../files/install-root.js';
 import {selfIdentity} from '../workers/host-identity.js';
 import {serveHostRequest} from '../workers/host-worker.js';
-import {fail, failedExit} from './exit-codes.js';
+import {UsageError} from '../supervisor/input-error.js';
+import {failedExit, failOn} from './exit-codes.js';
 
 export function registerHostWorker(program: Command): void {
 	program
@@ -20,16 +21,16 @@ async function serveHostWorker(): Promise<void> {
 	const input = await text(process.stdin);
 	const identity = await selfIdentity(installRoot, process.argv[1] ?? '');
 	const answer = await serveHostRequest(input, identity);
-	if (!answer.ok) return fail(answer.message);
+	if (!answer.ok) throw new UsageError(answer.message, 'host_request');
 	await new Promise<void>((resolve, reject) => process.stdout.write(`${JSON.stringify(answer.response)}\n`, error => (error ? reject(error) : resolve())));
 	process.exitCode = answer.response.outcome.status === 'failed' && answer.response.outcome.reason === 'crash' ? failedExit : 0;
 }
 
-/** `serveHostWorker` outside commander, ending as main.ts ends a command that threw: one `hlab:` line, status 1. */
+/** `serveHostWorker` outside commander, ending as main.ts ends a command that threw: one `hlab:` line, status 2 for bad input, else 1. */
 export async function runHostWorker(): Promise<void> {
 	try {
 		await serveHostWorker();
 	} catch (error) {
-		fail(error instanceof Error ? error.message : String(error), failedExit);
+		failOn(error);
 	}
 }

@@ -1,7 +1,6 @@
 import {Command, CommanderError} from 'commander';
-import {InputError} from '../supervisor/input-error.js';
 import {commands, namedCommand, registerOutlines} from './command-list.js';
-import {fail, failedExit, usageExit} from './exit-codes.js';
+import {failOn, usageExit} from './exit-codes.js';
 
 const program = new Command('hlab')
 	.description('harness-lab: a local experiment supervisor for agent harnesses')
@@ -19,7 +18,5 @@ try {
 } catch (error) {
 	// Help and version are successful exits; everything else commander rejects is a usage error (it printed why).
 	if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : usageExit;
-	// The one place where bad input becomes exit status 2.
-	else if (error instanceof InputError) fail(error.message, usageExit);
-	else fail(error instanceof Error ? error.message : String(error), failedExit);
+	else failOn(error);
 }

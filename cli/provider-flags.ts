@@ -4,13 +4,17 @@ import type {ProviderLimits} from '../engine/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {positiveDuration, positiveInteger} from './parse-units.js';
 
-/** The provider and budget flags as commander hands them over; `agent` and `eval` read them the same way. */
-export interface ProviderFlags {
+/** The provider flags as commander hands them over; `eval`, `agent`, `cartridge eval` and `search run` read them the same way. */
+export interface ProviderChoiceFlags {
 	provider: 'scripted' | 'openai-compatible';
 	model?: string;
 	baseUrl?: string;
 	apiKeyEnv: string;
 	reasoningEffort?: string;
+}
+
+/** The provider flags with the per-task budget flags, as `agent` and `eval --freeze` take them. */
+export interface ProviderFlags extends ProviderChoiceFlags {
 	maxSteps: string;
 	timeout: string;
 }
@@ -30,24 +34,30 @@ export const defaultTimeout = '2m';
 /** The variable the official OpenAI client reads; an empty name sends no key (a local server). */
 export const defaultApiKeyEnv = 'OPENAI_API_KEY';
 
-/** Adds the provider and budget options, with one set of defaults, to a command. */
-export function addProviderOptions(command: Command): Command {
+/** Adds the provider options, with one set of defaults, to a command. */
+export function addProviderChoiceOptions(command: Command): Command {
 	return command
 		.addOption(new Option('--provider <kind>', 'the model provider').choices(['scripted', 'openai-compatible']).default('scripted'))
 		.option('--model <name>', `the model (scripted: a label recorded as given, default ${scriptedModelLabel})`)
 		.option('--base-url <url>', 'openai-compatible: the API base URL (e.g. https://api.openai.com/v1)')
 		.option('--api-key-env <name>', 'openai-compatible: the environment variable holding the API key, never recorded itself (\'\' sends no key)', defaultApiKeyEnv)
-		.option('--reasoning-effort <effort>', 'openai-compatible: the reasoning effort to request')
+		.option('--reasoning-effort <effort>', 'openai-compatible: the reasoning effort to request');
+}
+
+/** Adds the provider options and the per-task budget options. */
+export function addProviderOptions(command: Command): Command {
+	return addProviderChoiceOptions(command)
 		.option('--max-steps <n>', 'the step budget per task (model requests)', defaultMaxSteps)
 		.option('--timeout <duration>', 'the wall-clock limit per task (e.g. 30s, 2m)', defaultTimeout);
 }
 
-/** Validates the flags; anything wrong is an InputError that names the flag. */
+/** Validates the flags; anything wrong is a UsageError that names the flag. */
 export function readProviderFlags(flags: ProviderFlags): ProviderChoice {
-	return {provider: providerOf(flags), maxSteps: positiveInteger(flags.maxSteps, '--max-steps'), timeoutMs: positiveDuration(flags.timeout, '--timeout')};
+	return {provider: readProviderChoice(flags), maxSteps: positiveInteger(flags.maxSteps, '--max-steps'), timeoutMs: positiveDuration(flags.timeout, '--timeout')};
 }
 
-function providerOf(flags: ProviderFlags): PlanProvider {
+/** The provider alone, as a plan records it; anything wrong is a UsageError that names the flag. */
+export function readProviderChoice(flags: ProviderChoiceFlags): PlanProvider {
 	if (flags.provider === 'scripted') {
 		const stray = ([['--base-url', flags.baseUrl], ['--reasoning-effort', flags.reasoningEffort]] as const).filter(([, value]) => value !== undefined);
 		if (stray.length > 0) throw new UsageError(`${stray.map(([name]) => name).join(', ')} applies only with --provider openai-compatible`);

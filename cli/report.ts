@@ -1,19 +1,13 @@
 import {dirname, join, resolve} from 'node:path';
 import type {Command} from 'commander';
 import {writeReport, type ReportPaths} from '../supervisor/report/index.js';
-import {fail, okExit} from './exit-codes.js';
+import {UsageError} from '../supervisor/input-error.js';
+import {okExit} from './exit-codes.js';
 
 interface ReportFlags {
 	compare?: string;
 	decision?: string;
 	output?: string;
-}
-
-/** Errors that mean the input was wrong; they exit 2 with one line. */
-const badInputReasons = new Set(['report_input', 'report_exists', 'usage']);
-
-class UsageError extends Error {
-	readonly reason = 'usage';
 }
 
 export function registerReport(program: Command): void {
@@ -25,15 +19,10 @@ export function registerReport(program: Command): void {
 		.option('--decision <file>', 'the decision.json written by hlab eval --compare (with --compare)')
 		.option('--output <file>', 'the page to write (never overwritten); default report.html beside the input')
 		.action(async (dir: string | undefined, flags: ReportFlags) => {
-			try {
-				const {paths, output} = resolveInputs(dir, flags);
-				await writeReport(paths, output);
-				process.stdout.write(`report written to ${output}\n`);
-				process.exitCode = okExit;
-			} catch (error) {
-				if (!badInputReasons.has((error as {reason?: string}).reason ?? '')) throw error;
-				fail((error as Error).message);
-			}
+			const {paths, output} = resolveInputs(dir, flags);
+			await writeReport(paths, output);
+			process.stdout.write(`report written to ${output}\n`);
+			process.exitCode = okExit;
 		});
 }
 

@@ -2,10 +2,10 @@ import {resolve} from 'node:path';
 import {Option, type Command} from 'commander';
 import {describeSpend, modelMutationProvider, modelSearchProvider, providersFor, readPolicy, readRoot, readSearchReport, readSeeds, readSuite, replaySearch, ReplayMismatchError, runSearch, runSearchDemo, scriptedMutationProvider, scriptedSearchProvider} from '../supervisor/search/index.js';
 import {UsageError} from '../supervisor/input-error.js';
-import {fail, failedExit, okExit} from './exit-codes.js';
-import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
+import {fail, okExit} from './exit-codes.js';
+import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
 
-interface RunFlags extends ProviderFlags {
+interface RunFlags extends ProviderChoiceFlags {
 	planner: 'scripted' | 'openai-compatible';
 	plannerModel?: string;
 	plannerBaseUrl?: string;
@@ -21,7 +21,8 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 export function registerSearch(program: Command): void {
 	const search = program.command('search').description('harness search: propose, verify, run and evaluate harness candidates under a spending envelope');
-	addProviderOptions(search.command('run')
+	// The per-task budget of a search is each harness's own stopping limits: it takes the provider flags without --max-steps/--timeout.
+	addProviderChoiceOptions(search.command('run')
 		.description('run a search; search-report.json is written in --out whatever ends it')
 		.requiredOption('--policy <file>', 'the search policy (harness-lab/search-policy@1)')
 		.option('--root <harness>', '`builtin` or a harness file (harness-lab/harness@1)', 'builtin')
@@ -33,8 +34,7 @@ export function registerSearch(program: Command): void {
 		.option('--planner-base-url <url>', 'openai-compatible planner: the API base URL')
 		.option('--planner-api-key-env <name>', 'openai-compatible planner: the environment variable holding the API key (\'\' sends none)', 'OPENAI_API_KEY'))
 		.action(async (flags: RunFlags) => {
-			// The per-task budget of a search is each harness's own stopping limits, not --max-steps/--timeout.
-			const {provider} = readProviderFlags(flags);
+			const provider = readProviderChoice(flags);
 			const policy = await readPolicy(flags.policy);
 			const root = await readRoot(flags.root);
 			const planner = {...plannerProviders(flags), policy};
@@ -55,7 +55,7 @@ export function registerSearch(program: Command): void {
 			} catch (error) {
 				if (!(error instanceof ReplayMismatchError)) throw error;
 				for (const mismatch of error.mismatches) say(`mismatch: ${mismatch}`);
-				fail(`the planning does not replay (${error.mismatches.length} mismatch${error.mismatches.length === 1 ? '' : 'es'})`, failedExit);
+				fail(`the planning does not replay (${error.mismatches.length} mismatch${error.mismatches.length === 1 ? '' : 'es'})`);
 			}
 		});
 	search.command('demo')

@@ -2,7 +2,8 @@ import {constants} from 'node:os';
 import type {Command} from 'commander';
 import {chooseContainment, Containment, describeLeaks, runInGroup, defaultGraceMs} from '../process/index.js';
 import {writeJson} from '../files/write-json.js';
-import {fail, outputLimitExit, spawnExit, timeoutExit, usageExit} from './exit-codes.js';
+import {UsageError} from '../supervisor/input-error.js';
+import {outputLimitExit, spawnExit, timeoutExit} from './exit-codes.js';
 import {parseBytes, parseDuration} from './parse-units.js';
 import {absolutePath} from './path-option.js';
 
@@ -38,7 +39,8 @@ export function registerSupervise(program: Command): void {
 					containment: chooseContainment(parseContainment(flags.containment)),
 				};
 			} catch (error) {
-				return fail((error as Error).message, usageExit);
+				// Every option is read before anything starts: a value that does not parse is bad input.
+				throw new UsageError((error as Error).message);
 			}
 			const run = await runInGroup({
 				argv: command,
@@ -72,6 +74,6 @@ function exitStatus(record: {failure: string | null; exit_code: number | null; s
 function parseContainment(value: string | undefined): Containment | undefined {
 	if (value === undefined) return undefined;
 	const parsed = Containment.safeParse(value);
-	if (!parsed.success) throw new Error(`invalid containment backend: ${value} (one of ${Containment.options.join(', ')})`);
+	if (!parsed.success) throw new UsageError(`invalid containment backend: ${value} (one of ${Containment.options.join(', ')})`);
 	return parsed.data;
 }

@@ -9,8 +9,9 @@ import {planIdentity} from './plan-identity.js';
 import {ReportInput, type SideInput} from './report-input.js';
 import {loadTaskEvidence, type TaskEvidence} from './task-evidence.js';
 import {describeIssues} from '../../controller-protocol/index.js';
+import {InputError} from '../input-error.js';
 
-export class ReportInputError extends Error {
+export class ReportInputError extends InputError {
 	readonly reason = 'report_input';
 }
 

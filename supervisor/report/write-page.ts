@@ -1,6 +1,7 @@
 import {writeBytes} from '../../files/write-json.js';
+import {InputError} from '../input-error.js';
 
-export class ReportPageExistsError extends Error {
+export class ReportPageExistsError extends InputError {
 	readonly reason = 'report_exists';
 }
 

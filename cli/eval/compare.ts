@@ -1,0 +1,67 @@
+import {existsSync} from 'node:fs';
+import {writeReport} from '../../supervisor/report/index.js';
+import {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} from '../../supervisor/compare/compare-reports.js';
+import {decisionSummary} from '../../supervisor/compare/decision-summary.js';
+import type {Decision} from '../../supervisor/compare/decision-schema.js';
+import {UsageError} from '../../supervisor/input-error.js';
+import {fail, failedExit, okExit, reviseExit} from '../exit-codes.js';
+import {absolutePath, absolutePaths} from '../path-option.js';
+import type {EvalMode} from './eval-mode.js';
+import {printResult} from './print-result.js';
+
+interface CompareFlags {
+	compare: string[];
+	decisionOutput?: string;
+	/** A path, or false for --no-html; absent: beside the decision. */
+	html?: string | false;
+	json?: boolean;
+}
+
+/** `hlab eval --compare`: the decision over a baseline and a candidate report, optionally written with its page. */
+export const compareMode: EvalMode = {
+	name: 'compare',
+	addTrigger: command => command.option('--compare <baseline,candidate>', 'compare two report.json files', absolutePaths),
+	own: {
+		modes: ['compare'], why: 'is an option of a comparison',
+		add: command => command
+			.option('--decision-output <file>', 'write the decision here (never overwrites)', absolutePath)
+			.option('--html <file>', 'with --decision-output: write the comparison page here (default: beside the decision, .html)', absolutePath)
+			.option('--no-html', 'with --decision-output: write no comparison page'),
+	},
+	run: async (flags: CompareFlags) => compare(flags),
+};
+
+async function compare(flags: CompareFlags): Promise<number> {
+	const paths = flags.compare;
+	if (paths.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
+	const output = flags.decisionOutput ?? null;
+	// Refused before any controller call: a decision is never overwritten, so there is nothing to decide.
+	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
+	const html = pageOutput(flags, output);
+	if (html !== null && existsSync(html)) throw new DecisionExistsError(`comparison page ${html} already exists; pages are never overwritten (--no-html to skip it)`);
+	const decision = await compareReports(paths[0]!, paths[1]!, {evidenceDir: output === null ? null : compareEvidenceDir(output)});
+	if (output !== null) await writeDecision(output, decision);
+	if (html !== null && output !== null) await writeReport({baseline: paths[0]!, candidate: paths[1]!, decision: output}, html);
+	printResult(flags, decisionSummary(decision, output, html), decision);
+	// A refused timing is said on stderr too, so a script sees why no duration was compared.
+	if (decision.timing?.kind === 'refused') fail(`comparison refused (${decision.timing.reason}): ${decision.timing.message}`);
+	return exitOf(decision.decision);
+}
+
+/** Where the comparison page goes: --html, or beside the decision file; none with --no-html or without a decision file. */
+function pageOutput(flags: CompareFlags, decisionOutput: string | null): string | null {
+	if (flags.html === false) return null;
+	if (decisionOutput === null) {
+		if (flags.html !== undefined) throw new UsageError('--html needs --decision-output: the page shows a decision that was written');
+		return null;
+	}
+	return flags.html ?? decisionOutput.replace(/(\.json)?$/, '.html');
+}
+
+function exitOf(decision: Decision['decision']): number {
+	switch (decision) {
+		case 'accept': return okExit;
+		case 'revise': return reviseExit;
+		case 'reject': return failedExit;
+	}
+}

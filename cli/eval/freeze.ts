@@ -1,0 +1,96 @@
+import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
+import {loadPlanCartridge} from '../../supervisor/plan/cartridge-identity.js';
+import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
+import {UsageError} from '../../supervisor/input-error.js';
+import {okExit} from '../exit-codes.js';
+import {positiveInteger} from '../parse-units.js';
+import {absolutePath} from '../path-option.js';
+import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderChoice, type ProviderFlags} from '../provider-flags.js';
+import type {EvalMode} from './eval-mode.js';
+import {printResult} from './print-result.js';
+
+interface FreezeFlags extends ProviderFlags, LimitFlags {
+	freeze: string;
+	task: string;
+	repeat: string;
+	experimentPolicy?: string;
+	experimentController?: string;
+	config?: string;
+	hypothesis?: string;
+	responses?: string;
+	maxTotalTokens?: string;
+	maxTotalTasks?: string;
+	cartridge?: string;
+	sandbox?: boolean;
+	json?: boolean;
+}
+
+/** `hlab eval --freeze`: everything an attempt will hold fixed, written once as a plan; no model call. */
+export const freezeMode: EvalMode = {
+	name: 'freeze',
+	addTrigger: command => command.option('--freeze <plan.json>', 'write a plan; makes no model call', absolutePath),
+	own: {
+		modes: ['freeze'], why: 'is frozen into a plan',
+		add: command => addLimitOptions(addProviderOptions(command))
+			.option('--repeat <n>', 'run each selected task n times, as entries <id>#1..#n (a pass rate over trials)', '1')
+			.option('--experiment-policy <file>', 'concurrency and acceptance rule to freeze', absolutePath)
+			.option('--experiment-controller <file>', 'controller identity to pin (tasks, schedule, setup, score come from it)', absolutePath)
+			.option('--hypothesis <text>', 'what the experiment expects to show, frozen into the plan and shown with every decision')
+			.option('--responses <file>', 'with the scripted provider: a response script (per task or case id, the model turns to play; a cartridge needs one); its digest is frozen', absolutePath)
+			.option('--max-total-tokens <n>', 'the attempt launches no task once its tasks used n tokens; the rest fail with reason budget')
+			.option('--max-total-tasks <n>', 'the attempt launches at most n tasks; the rest fail with reason budget')
+			.option('--cartridge <dir>', 'the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
+			.option('--sandbox', 'run tool commands and host candidates under bubblewrap (frozen into the plan)'),
+	},
+	run: async (flags: FreezeFlags) => freeze(flags),
+};
+
+async function freeze(flags: FreezeFlags): Promise<number> {
+	const {provider, maxSteps, timeoutMs} = requireResponses(readProviderFlags(flags), flags);
+	const repeat = positiveInteger(flags.repeat, '--repeat');
+	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
+	const plan = await buildPlan({
+		provider,
+		limits: readLimitFlags(flags),
+		selection: flags.task,
+		repeat,
+		maxSteps,
+		timeoutMs,
+		policyPath: flags.experimentPolicy ?? null,
+		controllerPath: flags.experimentController ?? null,
+		configPath: flags.config ?? null,
+		...hypothesisOf(flags),
+		responsesPath: flags.responses ?? null,
+		...totalBudgetOf(flags),
+		sandbox: flags.sandbox === true,
+		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
+	});
+	try {
+		await writePlan(flags.freeze, plan);
+	} catch (error) {
+		throw new UsageError(`cannot write plan ${flags.freeze}: ${(error as Error).message}`, 'plan_output');
+	}
+	printResult(flags, frozenPlanSummary(flags.freeze, plan), {plan: flags.freeze, plan_digest: plan.plan_digest, task_ids: plan.task_ids});
+	return okExit;
+}
+
+/** A cartridge's cases have no reference behaviour: with the scripted provider it needs a response script to play them. */
+function requireResponses(choice: ProviderChoice, flags: FreezeFlags): ProviderChoice {
+	if (flags.responses === undefined && flags.cartridge !== undefined && choice.provider.kind === 'scripted') throw new UsageError('--cartridge with --provider scripted needs --responses FILE (a response script)');
+	return choice;
+}
+
+function hypothesisOf(flags: FreezeFlags): {hypothesis?: string} {
+	if (flags.hypothesis === undefined) return {};
+	if (flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
+	return {hypothesis: flags.hypothesis.trim()};
+}
+
+/** The total budget the flags ask for, or nothing when neither is given (the plan then has none). */
+function totalBudgetOf(flags: FreezeFlags): {totalBudget?: TotalBudget} {
+	if (flags.maxTotalTokens === undefined && flags.maxTotalTasks === undefined) return {};
+	return {totalBudget: {
+		max_total_tokens: flags.maxTotalTokens === undefined ? null : positiveInteger(flags.maxTotalTokens, '--max-total-tokens'),
+		max_total_tasks: flags.maxTotalTasks === undefined ? null : positiveInteger(flags.maxTotalTasks, '--max-total-tasks'),
+	}};
+}

@@ -1,0 +1,108 @@
+import {existsSync} from 'node:fs';
+import {runAttempt, reportSummary, type AttemptOptions} from '../../supervisor/attempt/index.js';
+import {openRedisLink, queueExecutor} from '../../supervisor/queue/index.js';
+import {UsageError} from '../../supervisor/input-error.js';
+import {failedExit, okExit} from '../exit-codes.js';
+import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
+import {absolutePath} from '../path-option.js';
+import type {EvalMode} from './eval-mode.js';
+import {printResult} from './print-result.js';
+
+interface RunFlags {
+	plan: string;
+	artifacts?: string;
+	candidate?: string;
+	candidateHost?: string;
+	candidateCartridge?: string;
+	side?: string;
+	keepWorkdirs?: boolean;
+	threads?: string;
+	config?: string;
+	queue?: string;
+	workerLock: string;
+	evidenceLimit: string;
+	json?: boolean;
+}
+
+/** `hlab eval --plan`: one attempt of a frozen plan, with the baseline or a candidate in the candidate slot. */
+export const runMode: EvalMode = {
+	name: 'plan',
+	addTrigger: command => command.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath),
+	own: {
+		modes: ['plan'], why: 'is an option of an attempt',
+		add: command => command
+			.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
+			.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
+			.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
+			.option('--candidate-cartridge <dir>', 'with a cartridge plan: a changed cartridge whose harness runs the plan\'s cases (its cases, collectors and graders must be the plan\'s)', absolutePath)
+			.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
+			.option('--keep-workdirs', 'keep task workspaces in the evidence')
+			.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
+			.option('--worker-lock <duration>', 'with --queue: how long a worker may go without renewing its lock on a task before the task fails as worker_lost', '30s')
+			.option('--evidence-limit <bytes>', 'with --queue: the largest exported evidence one task may send back; a larger one fails the task (evidence_limit)', '64MiB'),
+	},
+	run: async (flags: RunFlags) => run(flags),
+};
+
+async function run(flags: RunFlags): Promise<number> {
+	const artifacts = checkedArtifacts(flags);
+	const side = sideOf(flags);
+	const interrupt = new AbortController();
+	const remoteExecutor = flags.queue === undefined ? undefined : await queueOf(flags, interrupt);
+	const onSignal = (): void => interrupt.abort();
+	process.once('SIGINT', onSignal);
+	process.once('SIGTERM', onSignal);
+	try {
+		const {dir, report} = await runAttempt({
+			planPath: flags.plan, artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, side,
+			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
+			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
+			...(remoteExecutor === undefined ? {} : {remoteExecutor}),
+		});
+		printResult(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
+		return report.passed ? okExit : failedExit;
+	} finally {
+		process.removeListener('SIGINT', onSignal);
+		process.removeListener('SIGTERM', onSignal);
+	}
+}
+
+/** The evidence directory, once the candidate flags agree with each other. */
+function checkedArtifacts(flags: RunFlags): string {
+	if (!flags.artifacts) throw new UsageError('--plan needs --artifacts DIR (a new evidence directory)');
+	if (flags.candidate !== undefined && flags.candidateHost !== undefined) throw new UsageError('give at most one of --candidate and --candidate-host');
+	if (flags.threads !== undefined && flags.candidateHost !== undefined) throw new UsageError('--threads sizes the in-process worker threads; with --candidate-host every task is a process of its own');
+	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
+	return flags.artifacts;
+}
+
+function sideOf(flags: RunFlags): 'baseline' | 'candidate' | undefined {
+	if (flags.side === undefined) return undefined;
+	if (flags.side !== 'baseline' && flags.side !== 'candidate') throw new UsageError(`--side must be baseline or candidate, got '${flags.side}'`);
+	return flags.side;
+}
+
+/** The queue executor, once Redis answers (a one-line error otherwise); a Redis lost mid-attempt interrupts it. */
+async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<AttemptOptions['remoteExecutor']> {
+	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined) throw new UsageError('--queue runs the plan\'s own harness on workers; --candidate, --candidate-host and --candidate-cartridge are not carried to workers yet');
+	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each worker sets its own --concurrency');
+	const lockMs = positiveDuration(flags.workerLock, '--worker-lock');
+	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit, '--evidence-limit');
+	const link = await openRedisLink(flags.queue!);
+	return queueExecutor(link, {
+		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true,
+		onLost: why => {
+			process.stderr.write(`hlab: ${why}; the attempt ends as interrupted\n`);
+			interrupt.abort();
+		},
+		say: line => void process.stderr.write(`hlab: ${line}\n`),
+	});
+}
+
+function bytesFlag(text: string, flag: string): number {
+	try {
+		return parseBytes(text);
+	} catch (error) {
+		throw new UsageError(`${flag}: ${(error as Error).message}`);
+	}
+}

@@ -1,0 +1,22 @@
+import {absolutePath} from '../path-option.js';
+import type {FlagGroup} from './eval-mode.js';
+
+/** The flags that more than one mode takes; each mode's own flags are declared in its file. */
+export const sharedFlags: FlagGroup[] = [
+	{
+		modes: ['freeze', 'list'], why: 'selects the tasks',
+		add: command => command.option('--task <ids>', 'all, or a comma list of task ids (case ids with --cartridge)', 'all'),
+	},
+	{
+		modes: ['freeze', 'plan'], why: 'names the configuration a plan is frozen or run with',
+		add: command => command.option('--config <file>', 'configuration file (default: ./harness-lab.config.json when present)', absolutePath),
+	},
+	{
+		modes: ['plan', 'recover'], why: 'runs an attempt on workers or drains a crashed one\'s queue',
+		add: command => command.option('--queue <url>', 'with --plan: run the tasks on `hlab worker` processes through this Redis (redis://HOST:PORT[/DB], rediss://, redis://:PASSWORD@...); with --recover: drain the attempt\'s queue there'),
+	},
+	{
+		modes: ['freeze', 'plan', 'compare', 'recover', 'list'], why: 'applies to every mode',
+		add: command => command.option('--json', 'print one JSON document instead of the summary'),
+	},
+];
