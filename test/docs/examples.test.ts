@@ -1,0 +1,109 @@
+import {mkdir, symlink, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import t, {type Test} from 'tap';
+import {installRoot} from '../../files/install-root.js';
+import {runInGroup} from '../../process/index.js';
+import {checkNoLeaks} from '../leak-check.js';
+import {startRedis} from '../supervisor/queue/redis-server.js';
+import {tempDir} from '../temp-dir.js';
+import {documentationPages, fencedBlocks, type FencedBlock} from './markdown.js';
+
+/*
+ * Every ```sh block of README.md and docs/*.md runs here. The convention, for whoever writes a page:
+ *
+ * - A page is a walkthrough: its blocks run in order, each as one `bash -e -o pipefail` script, in one fresh
+ *   directory per page that looks like the top of a checkout (`examples/` and `bin/` link to this one's).
+ * - `hlab` is this checkout's `bin/hlab.js` on the test's Node 22 (a command on PATH).
+ * - A block exits 0, or the status its info string names: ```sh exit=2 (a documented refusal).
+ * - ```json file=NAME (any language) writes the block's text to NAME in the page's directory, for the blocks after it.
+ * - ```sh redis: the test starts a Redis of its own and gives its URL as $REDIS_URL.
+ * - ```sh skip="why" does not run here; ```sh pending="why" does not run yet (a command another branch brings).
+ *   Both need a reason, and the test lists every one of them: keep them rare.
+ * - By name, not by mark: a block whose every command is `npm ci`, `npm start`, `npm test` or `npm run ...` is the
+ *   project's own scripts, the test suite itself among them; it is listed and not run.
+ */
+
+checkNoLeaks(t);
+// Pages are independent walkthroughs in folders of their own; much of a page's time is waiting on processes.
+t.jobs = 3;
+
+// Generous for a loaded machine: on an idle one no block takes a minute.
+const blockTimeoutMs = 300_000;
+const suiteScript = /^npm (ci|start|test|run \S+)(\s|$)/;
+
+type Plan = {kind: 'run'; exit: number; redis: boolean} | {kind: 'file'; name: string} | {kind: 'not-run'; why: string} | {kind: 'text'};
+
+/** What the test does with a block, from its language and info string. */
+function planOf(block: FencedBlock): Plan {
+	if (block.attributes.file !== undefined) return {kind: 'file', name: block.attributes.file};
+	if (block.lang !== 'sh') return {kind: 'text'};
+	for (const mark of ['skip', 'pending'] as const) {
+		const why = block.attributes[mark];
+		if (why !== undefined) return {kind: 'not-run', why: `${mark}: ${why}`};
+	}
+	if (commandsOf(block).every(command => suiteScript.test(command))) return {kind: 'not-run', why: 'the project\'s own npm scripts (npm test is this suite)'};
+	return {kind: 'run', exit: Number(block.attributes.exit ?? '0'), redis: 'redis' in block.attributes};
+}
+
+/** The block's commands: its lines without comments, blank lines and continuations joined. */
+function commandsOf(block: FencedBlock): string[] {
+	return block.text.replace(/\\\n/g, ' ').split('\n').map(line => line.replace(/(^|\s)#.*$/, '').trim()).filter(line => line !== '');
+}
+
+const where = (block: FencedBlock): string => `${block.page}:${block.line}`;
+
+/** A directory shaped like the top of a checkout, with `hlab` on PATH. */
+async function pageDir(t: Test): Promise<{cwd: string; env: Record<string, string>}> {
+	const cwd = await tempDir(t, 'hlab-docs-');
+	const shims = await tempDir(t, 'hlab-docs-bin-');
+	await symlink(join(installRoot, 'examples'), join(cwd, 'examples'));
+	await symlink(join(installRoot, 'bin'), join(cwd, 'bin'));
+	await writeFile(join(shims, 'hlab'), `#!/bin/sh\nexec '${process.execPath}' '${join(installRoot, 'bin', 'hlab.js')}' "$@"\n`, {mode: 0o755});
+	const runtime = join(cwd, '.runtime');
+	await mkdir(runtime);
+	// The runtime root and temporary files stay in the page's folder, which the test removes.
+	return {cwd, env: {PATH: `${shims}:${join(installRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime}};
+}
+
+const notRun: string[] = [];
+
+for (const page of documentationPages()) {
+	const blocks = fencedBlocks(page);
+	for (const block of blocks) {
+		const plan = planOf(block);
+		if (plan.kind === 'not-run') notRun.push(`${where(block)} (${plan.why})`);
+	}
+	if (!blocks.some(block => planOf(block).kind === 'run')) continue;
+	t.test(page, {timeout: 900_000}, async t => {
+		const {cwd, env} = await pageDir(t);
+		for (const block of blocks) {
+			const plan = planOf(block);
+			if (plan.kind === 'file') await writeFile(join(cwd, plan.name), `${block.text}\n`);
+			if (plan.kind !== 'run') continue;
+			const redis = plan.redis ? {REDIS_URL: `${(await startRedis(t)).url}/0`} : {};
+			const run = await runInGroup({
+				argv: ['bash', '-e', '-o', 'pipefail', '-c', block.text],
+				cwd, env: {...env, ...redis}, timeoutMs: blockTimeoutMs, stdoutLimit: 8 << 20, stderrLimit: 8 << 20,
+			});
+			const output = `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`;
+			t.equal(run.record.exit_code, plan.exit, `${where(block)} exits ${plan.exit}`, {output: output.slice(-4000), failure: run.record.failure});
+		}
+	});
+}
+
+t.test('every block that does not run here says why, and is listed', async t => {
+	for (const page of documentationPages()) {
+		for (const block of fencedBlocks(page)) {
+			for (const mark of ['skip', 'pending']) {
+				if (mark in block.attributes) t.not(block.attributes[mark], '', `${where(block)}: ${mark} names its reason`);
+			}
+		}
+	}
+	t.comment(`blocks not run (${notRun.length}):\n${notRun.join('\n')}`);
+	t.ok(notRun.length < 12, 'marks stay rare');
+});
+
+t.test('the README starts with the two commands', async t => {
+	const first = fencedBlocks('README.md').find(block => block.lang === 'sh');
+	t.strictSame(first === undefined ? [] : commandsOf(first), ['npm ci && npm start', 'npm test']);
+});
