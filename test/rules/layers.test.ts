@@ -57,3 +57,18 @@ t.test('the rules refuse an upward import, a sideways one in the foundation and 
 	t.match(out, /every-module-in-a-layer.*newfolder\/thing\.ts/, 'a folder in no layer is named');
 	t.notMatch(out, /cli\/main\.ts → engine/, 'a downward import is allowed');
 });
+
+t.test('outside the attempt, only its face is imported: a stage file imported from compare is refused, the index and the report format are not', async t => {
+	const root = await tempDir(t, 'hlab-layers-');
+	await tree(root, {
+		'supervisor/attempt/index.ts': "export {open} from './stages/open-attempt.js';\n",
+		'supervisor/attempt/stages/open-attempt.ts': 'export const open = 1;\n',
+		'supervisor/attempt/report/report-schema.ts': 'export const reportSchema = 1;\n',
+		'supervisor/compare/reach-in.ts': "import {open} from '../attempt/stages/open-attempt.js';\nexport const reach = open;\n",
+		'supervisor/compare/face.ts': "import {open} from '../attempt/index.js';\nimport {reportSchema} from '../attempt/report/report-schema.js';\nexport const face = [open, reportSchema];\n",
+	});
+	const {code, out} = await cruise(root);
+	t.not(code, 0, 'the cruise fails');
+	t.match(out, /attempt-through-its-face.*supervisor\/compare\/reach-in\.ts → supervisor\/attempt\/stages\/open-attempt\.ts/, 'reaching past the face is caught');
+	t.notMatch(out, /supervisor\/compare\/face\.ts/, 'the face and the report format are allowed');
+});
