@@ -10,8 +10,8 @@ import {openContainer} from './tree-container.js';
 import {checkSandbox} from './sandbox/check-sandbox.js';
 import {sandboxArgv} from './sandbox/sandbox-argv.js';
 import type {Sandbox} from './sandbox/sandbox-options.js';
+import {graceMs} from './grace.js';
 
-export const defaultGraceMs = 2000;
 /** Every tree's marker key starts so: `HLAB_TREE_<uuid>=1`. */
 export const treeMarkerPrefix = 'HLAB_TREE_';
 
@@ -27,6 +27,7 @@ export interface RunOptions {
 	stdin?: 'ignore' | 'inherit';
 	/** Milliseconds from spawn; null or absent means no deadline. */
 	timeoutMs?: number | null;
+	/** From SIGTERM to SIGKILL of the group; default the one grace (`grace.ts`). */
 	graceMs?: number;
 	stdoutLimit?: number | null;
 	stderrLimit?: number | null;
@@ -178,7 +179,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	}
 	if (first === 'aborted') failureMessage = 'aborted by the supervisor';
 	const cleanupStart = performance.now();
-	const stop = await container.stop({graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep, leaderEnded: first === null});
+	const stop = await container.stop({graceMs: options.graceMs ?? graceMs, sweep: options.sweep, leaderEnded: first === null});
 	const exit = await exited;
 	const cleanupMs = performance.now() - cleanupStart;
 	clearTimeout(deadline);

@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import type {GroupRun} from '../../process/index.js';
-import type {Deadline} from '../loop/deadline.js';
+import type {Deadline} from '../deadline.js';
 import {EngineError} from '../engine-error.js';
 import {ToolError} from './tool-error.js';
 

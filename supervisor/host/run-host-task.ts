@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import type {ExecutionOutcome, FailureReason, Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {hardDeadline, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';
@@ -15,8 +15,6 @@ import {startMeteringProxy} from './metering-proxy.js';
 /** The worker answers with one line; anything bigger than this is not an answer. */
 export const hostStdoutLimit = 8 * 1024 * 1024;
 export const hostStderrLimit = 1024 * 1024;
-/** Past the task's own deadline, the time the worker gets to answer before its group is ended. */
-export const hostDeadlineSlackMs = 2000;
 
 export interface HostTaskInput {
 	index: number;
@@ -26,9 +24,10 @@ export interface HostTaskInput {
 	stateDir: string;
 	provider: ResolvedProvider;
 	maxSteps: number;
-	/** The task's remaining time; the process group is ended at this plus `slackMs`. */
+	/** The task's remaining time: the worker's soft deadline; its process group is ended at the hard one (this plus the grace). */
 	deadlineMs: number;
-	slackMs?: number;
+	/** Overrides the one grace (`process/grace.ts`); tests shorten it. */
+	graceMs?: number;
 	signal?: AbortSignal;
 	/** Extra environment for the worker (never credentials the plan does not name: the caller decides). */
 	env?: Record<string, string | undefined>;
@@ -87,7 +86,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		env: input.sandbox === undefined ? env : {...env, [sandboxVariable]: ''},
 		sandbox: input.sandbox,
 		input: JSON.stringify(request),
-		timeoutMs: deadlineMs + (input.slackMs ?? hostDeadlineSlackMs),
+		timeoutMs: hardDeadline(deadlineMs, input.graceMs),
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
 		signal: input.signal,

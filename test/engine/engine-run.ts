@@ -45,7 +45,7 @@ export async function runScripted(
 		stateDir,
 		provider: {base_url: server.url, model: scriptedModel, api_key_env: null},
 		maxSteps: options.maxSteps ?? 30,
-		timeoutMs: options.timeoutMs ?? 60_000,
+		deadlineMs: options.timeoutMs ?? 60_000,
 		plugins: options.plugins ?? [],
 		signal: options.signal,
 		onProcessGroup: options.onProcessGroup,

@@ -119,7 +119,7 @@ export async function runTaskRecorded(t: Test, url: string, options: {limiter?: 
 		stateDir: join(dir, 'state'),
 		provider: {base_url: url, model: 'test-model', api_key_env: null},
 		maxSteps: 5,
-		timeoutMs: options.timeoutMs ?? 20_000,
+		deadlineMs: options.timeoutMs ?? 20_000,
 		plugins: [],
 		limiter: options.limiter,
 	});

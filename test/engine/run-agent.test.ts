@@ -5,7 +5,7 @@ import t from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
 import type {ReferenceScript} from '../../tasks/index.js';
 import {getTask} from '../../tasks/index.js';
-import {Deadline} from '../../engine/loop/deadline.js';
+import {Deadline} from '../../engine/deadline.js';
 import {executeTool} from '../../engine/tools/execute-tool.js';
 import {BackgroundJobs} from '../../engine/tools/run-command.js';
 import {runScripted, scriptedServer, tempDir} from './engine-run.js';

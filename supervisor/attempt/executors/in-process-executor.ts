@@ -29,7 +29,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 				stateDir: job.paths.state,
 				provider: job.provider,
 				maxSteps: job.maxSteps,
-				timeoutMs: job.timeoutMs,
+				deadlineMs: job.timeoutMs,
 				candidate,
 				...(limiter === null ? {} : {limiter}),
 				// A cartridge case brings its own Harness and tools; otherwise the attempt's Harness, when it has one.
