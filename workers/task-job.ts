@@ -1,7 +1,7 @@
 import type {MessagePort} from 'node:worker_threads';
 import type {LoadedCartridge} from '../cartridges/index.js';
 import type {CandidateSnapshot} from '../engine/candidate/snapshot.js';
-import type {ExecutionOutcome, FailureReason} from '../engine/outcome.js';
+import type {ExecutionOutcome, EngineFailureReason} from '../engine/outcome.js';
 import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 
 /** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
@@ -23,7 +23,7 @@ export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'wor
 export type TaskJobResult =
 	| {kind: 'outcome'; outcome: ExecutionOutcome; loaded_plugins: string[]}
 	| {kind: 'init_failed'; message: string}
-	| {kind: 'error'; reason: FailureReason; message: string};
+	| {kind: 'error'; reason: EngineFailureReason; message: string};
 
 /** From the thread: which thread took the task (sent first), then every process group the task starts. */
 export type TaskThreadMessage = {thread: number} | {pid: number};

@@ -7,7 +7,7 @@ import {parseHarness, type Harness} from '../../harness/harness-schema.js';
 import {renderTemplate} from '../../harness/task-template.js';
 import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
-import type {ExecutionOutcome, FailureReason} from '../outcome.js';
+import type {ExecutionOutcome, EngineFailureReason} from '../outcome.js';
 import {checkLoadedModules, type Composition} from '../plugins/composition.js';
 import type {LoadedPlugin} from '../plugins/loaded-plugin.js';
 import {transformRequest} from '../plugins/request-transform.js';
@@ -95,7 +95,7 @@ class Execution {
 		this.transcript.touch();
 	}
 
-	outcome(status: ExecutionOutcome['status'], reason: FailureReason | null, message: string | null, finalText: string | null, stop: StopDecision | null): ExecutionOutcome {
+	outcome(status: ExecutionOutcome['status'], reason: EngineFailureReason | null, message: string | null, finalText: string | null, stop: StopDecision | null): ExecutionOutcome {
 		return {
 			status,
 			reason,

@@ -1,6 +1,7 @@
 import {mkdir, readdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import type {ExecutionOutcome, FailureReason, Usage} from '../../engine/outcome.js';
+import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
+import type {HostFailureReason} from './host-failure.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
 import {hardDeadline, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
@@ -43,7 +44,7 @@ export interface HostTaskRun {
 	/** The worker's outcome when it was accepted, or when it answered but then failed (its usage is kept). */
 	outcome: ExecutionOutcome | null;
 	/** Null only when the worker answered, for this task, as the measured binary, and exited 0. */
-	failure: {reason: FailureReason; message: string} | null;
+	failure: {reason: HostFailureReason; message: string} | null;
 	record: ProcessRecord;
 	/** Turns and tokens counted at the provider boundary by this task's metering proxy: the task's usage. */
 	metered: Usage;

@@ -1,7 +1,7 @@
 import {mkdtemp, readdir, stat} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
-import {compileCandidate, EngineError, failedBeforeStart, type CandidateSnapshot, type ExecutionOutcome, type FailureReason, type ResolvedProvider} from '../../engine/index.js';
+import {compileCandidate, EngineError, failedBeforeStart, type CandidateSnapshot, type ExecutionOutcome, type EngineFailureReason, type ResolvedProvider} from '../../engine/index.js';
 import {builtinTasks, getTask, missingTools, type TaskDefinition} from '../../tasks/index.js';
 import {builtinAttemptTask} from '../attempt/index.js';
 import {TaskPool, type PoolRun} from '../../workers/task-pool.js';
@@ -120,7 +120,7 @@ async function runInThread(task: {id: string; prompt: string}, workspace: string
 
 /** The thread's answer as an outcome: how it ended when it gave none. */
 function outcomeOf(run: PoolRun): Omit<Executed, 'candidate'> {
-	const failed = (reason: FailureReason, message: string) => ({outcome: failedBeforeStart(new EngineError(reason, message)), pluginId: null});
+	const failed = (reason: EngineFailureReason, message: string) => ({outcome: failedBeforeStart(new EngineError(reason, message)), pluginId: null});
 	switch (run.kind) {
 		case 'deadline': return failed('timeout', run.message);
 		case 'aborted': return failed('aborted', run.message);
