@@ -30,7 +30,7 @@ export function registerSupervise(program: Command): void {
 			let options;
 			try {
 				options = {
-					timeoutMs: flags.deadline === undefined ? null : parseDuration(flags.deadline),
+					deadlineMs: flags.deadline === undefined ? null : parseDuration(flags.deadline),
 					graceMs: parseDuration(flags.grace),
 					stdoutLimit: parseBytes(flags.stdoutLimit),
 					stderrLimit: parseBytes(flags.stderrLimit),

@@ -1,3 +1,4 @@
+/** The process layer's face inside the project (attempt plumbing included); the package's public face is `public.ts`. */
 export {runInGroup, type RunOptions, type GroupRun} from './run-group.js';
 export {graceMs, hardDeadline} from './grace.js';
 export {ProcessRecord, ProcessFailure, KilledProcess, TreeResources} from './process-record.js';

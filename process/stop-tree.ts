@@ -75,8 +75,8 @@ export async function endGroup(pgid: number, graceMs: number, record: Record): P
 }
 
 /** Waits until the group is empty, starting from the members just signalled; returns whoever is left then. */
-async function waitGroupGone(pgid: number, timeoutMs: number, signalled: ProcStat[], everyMs: number): Promise<ProcStat[]> {
-	const until = performance.now() + timeoutMs;
+async function waitGroupGone(pgid: number, waitMs: number, signalled: ProcStat[], everyMs: number): Promise<ProcStat[]> {
+	const until = performance.now() + waitMs;
 	let left = signalled;
 	for (let now = performance.now(); left.length > 0 && now < until; now = performance.now()) {
 		// The last pause ends at the timeout, not a poll after it.

@@ -87,7 +87,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		env: input.sandbox === undefined ? env : {...env, [sandboxVariable]: ''},
 		sandbox: input.sandbox,
 		input: JSON.stringify(request),
-		timeoutMs: hardDeadline(deadlineMs, input.graceMs),
+		deadlineMs: hardDeadline(deadlineMs, input.graceMs),
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
 		signal: input.signal,
