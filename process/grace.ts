@@ -5,6 +5,9 @@
  */
 export const graceMs = 2000;
 
+/** After SIGKILL: how long cleanup waits for a tree to be gone before it looks again (the kernel is slow only under load). */
+export const killWaitMs = 2000;
+
 /** The hard deadline: the soft one (the run loop stops itself there) plus the grace, after which the outside ends it. */
 export function hardDeadline(deadlineMs: number, grace = graceMs): number {
 	return deadlineMs + grace;

@@ -79,6 +79,8 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	await writeCheckpoint(dir, session, input, deadlineMs);
 	await writeJson(join(dir, 'request.json'), request);
 	const env = {...input.env, ...(keyVariable === null ? {} : {[keyVariable]: undefined})};
+	// The worker's engine stops itself at deadlineMs; past the grace, its group is ended.
+	const hardDeadlineMs = hardDeadline(deadlineMs, input.graceMs);
 	const startedMs = performance.now() - session.clockOrigin;
 	const run = await runInGroup({
 		argv: [session.identity.launched, hostWorkerCommand],
@@ -87,7 +89,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		env: input.sandbox === undefined ? env : {...env, [sandboxVariable]: ''},
 		sandbox: input.sandbox,
 		input: JSON.stringify(request),
-		deadlineMs: hardDeadline(deadlineMs, input.graceMs),
+		deadlineMs: hardDeadlineMs,
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
 		signal: input.signal,
