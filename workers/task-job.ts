@@ -5,7 +5,9 @@ import type {ExecutionOutcome, EngineFailureReason} from '../engine/outcome.js';
 import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 
 /** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
-export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'deadlineMs' | 'limiter'> {
+export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'limiter'> {
+	/** The task's soft deadline: the engine ends the task there; the pool ends its thread at the hard one if it has not settled. */
+	deadlineMs: number;
 	candidate: CandidateSnapshot | null;
 	/** A cartridge case: its tools (plain data, their compiled code included) are built in the thread for this case. */
 	cartridge?: {data: LoadedCartridge; case_id: string};

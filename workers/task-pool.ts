@@ -20,8 +20,6 @@ export type PoolRun = ({kind: 'result'; result: TaskJobResult} | Ending) & {
 };
 
 export interface PoolRunOptions {
-	/** The task's soft deadline: the engine ends the task there; the thread is ended at the hard one, if it has not settled by then. */
-	deadlineMs: number;
 	/** Interrupts the task cooperatively; its thread is ended only if it does not settle within the grace. */
 	signal: AbortSignal;
 }
@@ -81,7 +79,7 @@ export class TaskPool {
 	async run(job: Omit<TaskJob, 'port' | 'taskMarker' | 'inCandidateCode'>, options: PoolRunOptions): Promise<PoolRun> {
 		const taskMarker = `HLAB_TASK_${randomUUID().replaceAll('-', '')}`;
 		const inCandidateCode = new Int32Array(new SharedArrayBuffer(4));
-		const task: InFlight = {id: job.task.id, thread: null, inCandidateCode, hardDeadlineAt: performance.now() + hardDeadline(options.deadlineMs), fate: null};
+		const task: InFlight = {id: job.task.id, thread: null, inCandidateCode, hardDeadlineAt: performance.now() + hardDeadline(job.deadlineMs), fate: null};
 		const {port1, port2} = new MessageChannel();
 		const leaders: ProcessIdentity[] = [];
 		// Only the engine's commands get the task's marker, and each announces its process group as it starts; candidate
@@ -94,7 +92,7 @@ export class TaskPool {
 				pushLeader(leaders, message.pid);
 			}
 		});
-		const watch = this.#watch(task, port1, options);
+		const watch = this.#watch(task, job.deadlineMs, port1, options);
 		// Read before the thread sees the marker: any process carrying it is created after this.
 		const pidBefore = lastCreatedPid();
 		const t0 = performance.now();
@@ -123,8 +121,8 @@ export class TaskPool {
 	}
 
 	/** The task's timers: its hard deadline, and an interruption forwarded to its thread with the same grace. */
-	#watch(task: InFlight, port: MessageChannel['port1'], options: PoolRunOptions): {stop(): void} {
-		const timers: NodeJS.Timeout[] = [setTimeout(() => this.#holdsThread(task, 'deadline'), hardDeadline(options.deadlineMs))];
+	#watch(task: InFlight, deadlineMs: number, port: MessageChannel['port1'], options: PoolRunOptions): {stop(): void} {
+		const timers: NodeJS.Timeout[] = [setTimeout(() => this.#holdsThread(task, 'deadline'), hardDeadline(deadlineMs))];
 		const onAbort = (): void => {
 			port.postMessage({abort: 'interrupted'} satisfies TaskControlMessage);
 			timers.push(setTimeout(() => this.#holdsThread(task, 'aborted'), graceMs));

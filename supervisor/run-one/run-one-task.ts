@@ -111,7 +111,7 @@ async function compile(path: string): Promise<CandidateSnapshot | EngineError> {
 async function runInThread(task: {id: string; prompt: string}, workspace: string, stateDir: string, provider: ResolvedProvider, candidate: CandidateSnapshot | null, options: RunOneOptions): Promise<Omit<Executed, 'candidate'>> {
 	const pool = new TaskPool({threads: 1, tasksPerThread: 1});
 	try {
-		const run = await pool.run({task, workspace, stateDir, provider, maxSteps: options.maxSteps, deadlineMs: options.timeoutMs, candidate}, {deadlineMs: options.timeoutMs, signal: options.signal});
+		const run = await pool.run({task, workspace, stateDir, provider, maxSteps: options.maxSteps, deadlineMs: options.timeoutMs, candidate}, {signal: options.signal});
 		return outcomeOf(run);
 	} finally {
 		await pool.close();

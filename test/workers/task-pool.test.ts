@@ -114,7 +114,7 @@ function runner(t: Test, pool: TaskPool, server: Stub, candidate: CandidateSnaps
 		return pool.run({
 			task: {id, prompt: `task:${id} ${prompt}`}, workspace, stateDir: join(dir, 'state'),
 			provider: {base_url: server.url, model: 'stub', api_key_env: null}, maxSteps: 5, deadlineMs: timeoutMs, candidate,
-		}, {deadlineMs: timeoutMs, signal});
+		}, {signal});
 	};
 }
 
