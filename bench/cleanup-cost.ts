@@ -16,7 +16,7 @@ const treeScript = (size: number): string => `trap '' TERM HUP; i=1; while [ $i 
  */
 async function supervised(size: number, containment: Containment): Promise<number> {
 	const deadlineMs = 400 + size * 10;
-	const {record} = await runInGroup({argv: ['sh', '-c', treeScript(size)], timeoutMs: deadlineMs, graceMs, containment});
+	const {record} = await runInGroup({argv: ['sh', '-c', treeScript(size)], deadlineMs: deadlineMs, graceMs, containment});
 	if (record.failure !== 'timeout') throw new Error(`cleanup bench tree ended with ${record.failure}, not at its deadline`);
 	if (record.survivors.length > 0) throw new Error(`cleanup bench left ${record.survivors.length} survivors`);
 	return record.cleanup_ms - graceMs;

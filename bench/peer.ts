@@ -17,7 +17,7 @@ export const peerSizes = {tiny: {cases: 2, concurrency: 2, repetitions: 1}, full
 /** Installs promptfoo into bench/.peer once; null when it is there, else why it could not be installed. */
 async function installPeer(): Promise<string | null> {
 	if (existsSync(promptfooEntry)) return null;
-	const run = await runInGroup({argv: ['npm', 'install', '--prefix', peerDir, 'promptfoo', '--no-audit', '--no-fund'], timeoutMs: 300_000, stdoutLimit: 16 * 1024 * 1024, stderrLimit: 16 * 1024 * 1024});
+	const run = await runInGroup({argv: ['npm', 'install', '--prefix', peerDir, 'promptfoo', '--no-audit', '--no-fund'], deadlineMs: 300_000, stdoutLimit: 16 * 1024 * 1024, stderrLimit: 16 * 1024 * 1024});
 	if (run.record.exit_code === 0 && existsSync(promptfooEntry)) return null;
 	return `npm install --prefix bench/.peer promptfoo failed (${run.record.failure ?? `status ${run.record.exit_code}`}): ${run.stderr?.toString().trim().split('\n').at(-1) ?? ''}`;
 }
@@ -45,7 +45,7 @@ async function promptfoo(dir: string, url: string, cases: number, concurrency: n
 			argv: [process.execPath, promptfooEntry, 'eval', '-c', config, '-j', String(concurrency), '--no-cache', '--no-table', '--no-progress-bar', '--no-write', '-o', output],
 			cwd: dir,
 			env: {PROMPTFOO_DISABLE_TELEMETRY: '1', PROMPTFOO_DISABLE_UPDATE: '1', PROMPTFOO_CONFIG_DIR: join(dir, '.promptfoo'), OPENAI_API_KEY: 'none'},
-			timeoutMs: 300_000, stdoutLimit: 64 * 1024 * 1024, stderrLimit: 64 * 1024 * 1024, onSpawn: sampler.onSpawn,
+			deadlineMs: 300_000, stdoutLimit: 64 * 1024 * 1024, stderrLimit: 64 * 1024 * 1024, onSpawn: sampler.onSpawn,
 		});
 		const text = await readFile(output, 'utf8').catch(() => null);
 		const stats = text === null ? null : (JSON.parse(text) as {results?: {stats?: {successes?: number}}}).results?.stats;

@@ -22,7 +22,7 @@ function background(argv: string[], cwd: string): Running & {stderr(): string} {
 	const stderr = new PassThrough();
 	stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	// TMPDIR in the bench's scratch folder: a worker's own folder goes with it, even if the worker could not remove it.
-	const ended = runInGroup({argv, cwd, env: {TMPDIR: cwd}, signal: stopping.signal, timeoutMs: null, stderr: {kind: 'stream', stream: stderr}});
+	const ended = runInGroup({argv, cwd, env: {TMPDIR: cwd}, signal: stopping.signal, deadlineMs: null, stderr: {kind: 'stream', stream: stderr}});
 	return {stderr: () => text, stop: async () => (stopping.abort(), ended)};
 }
 

@@ -24,7 +24,7 @@ export async function runEvaluation<T>(job: EvaluationJob, answer: z.ZodType<T>,
 		argv: [process.execPath, distPath('cartridges/evaluation-main.js')],
 		cwd: options.cwd,
 		input: JSON.stringify(job),
-		timeoutMs: limits.timeoutMs,
+		deadlineMs: limits.timeoutMs,
 		stdoutLimit: limits.stdoutLimit,
 		stderrLimit: limits.stderrLimit,
 	});

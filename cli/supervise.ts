@@ -1,6 +1,6 @@
 import {constants} from 'node:os';
 import type {Command} from 'commander';
-import {chooseContainment, Containment, describeLeaks, runInGroup, defaultGraceMs} from '../process/index.js';
+import {chooseContainment, Containment, describeLeaks, runInGroup, graceMs} from '../process/index.js';
 import {writeJson} from '../files/write-json.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {outputLimitExit, spawnExit, timeoutExit} from './exit-codes.js';
@@ -21,7 +21,7 @@ export function registerSupervise(program: Command): void {
 		.command('supervise')
 		.description('run any command in its own process group under a deadline and byte limits, then end its whole tree')
 		.option('--deadline <duration>', 'end the tree after this long (e.g. 30s, 2m)')
-		.option('--grace <duration>', 'time between SIGTERM and SIGKILL', `${defaultGraceMs}ms`)
+		.option('--grace <duration>', 'time between SIGTERM and SIGKILL', `${graceMs}ms`)
 		.option('--stdout-limit <size>', 'bytes of stdout passed through before the tree is ended', '8MiB')
 		.option('--stderr-limit <size>', 'bytes of stderr passed through before the tree is ended', '256KiB')
 		.option('--record <file>', 'write the process record (process.json) here', absolutePath)
@@ -31,7 +31,7 @@ export function registerSupervise(program: Command): void {
 			let options;
 			try {
 				options = {
-					timeoutMs: flags.deadline === undefined ? null : parseDuration(flags.deadline),
+					deadlineMs: flags.deadline === undefined ? null : parseDuration(flags.deadline),
 					graceMs: parseDuration(flags.grace),
 					stdoutLimit: parseBytes(flags.stdoutLimit),
 					stderrLimit: parseBytes(flags.stderrLimit),

@@ -1,5 +1,5 @@
 /** The agent engine: what experiments evaluate. It knows nothing of the supervisor. */
-export {ExecutionOutcome, ProviderTime} from './outcome.js';
+export {ExecutionOutcome, EngineFailureReason, ProviderTime} from './outcome.js';
 export {EngineError} from './engine-error.js';
 export {ProviderConfig, ResolvedProvider, resolveProvider, scriptedModel} from './provider-config.js';
 export {failedBeforeStart, runAgent, type RunAgentOptions} from './loop/run-agent.js';

@@ -15,16 +15,12 @@ export const Usage = z.object({
 });
 export type Usage = z.infer<typeof Usage>;
 
-/** Why an execution did not finish its task; the classes callers branch on. */
-export const FailureReason = z.enum([
-	'init', 'auth', 'missing_tool', 'timeout', 'unfinished', 'crash', 'output_limit',
-	'admission', 'grader', 'provider', 'tool', 'aborted', 'export', 'controller', 'host',
-	// Not launched: the attempt had spent its frozen total budget.
-	'budget',
-	// Queue executor: the worker running it was lost (never retried); its exported evidence exceeded the bound.
-	'worker_lost', 'evidence_limit',
-]);
-export type FailureReason = z.infer<typeof FailureReason>;
+/**
+ * Why an execution did not finish its task, as the engine itself can tell: the classes callers branch on. The
+ * supervisor's own reasons (admission, grading, export, ...) are the task's, in `supervisor/attempt/task-core/task-reasons.ts`.
+ */
+export const EngineFailureReason = z.enum(['init', 'auth', 'missing_tool', 'timeout', 'unfinished', 'crash', 'provider', 'tool', 'aborted']);
+export type EngineFailureReason = z.infer<typeof EngineFailureReason>;
 
 const Ms = z.number().nonnegative();
 
@@ -52,7 +48,7 @@ export type ProviderTime = z.infer<typeof ProviderTime>;
 export const ExecutionOutcome = z.object({
 	status: z.enum(['done', 'policy_stop', 'unfinished', 'failed']),
 	/** Set when status is `failed` (and `unfinished`, which is the `unfinished` reason). */
-	reason: FailureReason.nullable(),
+	reason: EngineFailureReason.nullable(),
 	message: z.string().nullable(),
 	steps: z.number().int().nonnegative(),
 	usage: Usage,

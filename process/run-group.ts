@@ -10,8 +10,8 @@ import {openContainer} from './tree-container.js';
 import {checkSandbox} from './sandbox/check-sandbox.js';
 import {sandboxArgv} from './sandbox/sandbox-argv.js';
 import type {Sandbox} from './sandbox/sandbox-options.js';
+import {graceMs} from './grace.js';
 
-export const defaultGraceMs = 2000;
 /** Every tree's marker key starts so: `HLAB_TREE_<uuid>=1`. */
 export const treeMarkerPrefix = 'HLAB_TREE_';
 
@@ -25,8 +25,9 @@ export interface RunOptions {
 	/** Written to stdin, which is then closed. Without it stdin is `/dev/null` unless `stdin: 'inherit'`. */
 	input?: string | Buffer;
 	stdin?: 'ignore' | 'inherit';
-	/** Milliseconds from spawn; null or absent means no deadline. */
-	timeoutMs?: number | null;
+	/** The hard deadline, in milliseconds from spawn: the group is then ended (SIGTERM, the grace, SIGKILL). Null or absent: none. */
+	deadlineMs?: number | null;
+	/** From SIGTERM to SIGKILL of the group; default the one grace (`grace.ts`). */
 	graceMs?: number;
 	stdoutLimit?: number | null;
 	stderrLimit?: number | null;
@@ -167,18 +168,18 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	container.started(leader, exited);
 	options.onSpawn?.(pid);
 
-	const deadline = options.timeoutMs == null ? undefined : setTimeout(() => fail('timeout'), options.timeoutMs);
+	const deadline = options.deadlineMs == null ? undefined : setTimeout(() => fail('timeout'), options.deadlineMs);
 	const onAbort = (): void => fail('aborted');
 	options.signal?.addEventListener('abort', onAbort, {once: true});
 
 	const first = await Promise.race([exited.then(() => null), failed]);
-	if (first === 'timeout') failureMessage = `deadline of ${options.timeoutMs} ms reached`;
+	if (first === 'timeout') failureMessage = `deadline of ${options.deadlineMs} ms reached`;
 	if (first === 'stdout_limit' || first === 'stderr_limit') {
 		failureMessage = `${first === 'stdout_limit' ? 'stdout' : 'stderr'} exceeded its limit of ${first === 'stdout_limit' ? options.stdoutLimit : options.stderrLimit} bytes`;
 	}
 	if (first === 'aborted') failureMessage = 'aborted by the supervisor';
 	const cleanupStart = performance.now();
-	const stop = await container.stop({graceMs: options.graceMs ?? defaultGraceMs, sweep: options.sweep, leaderEnded: first === null});
+	const stop = await container.stop({graceMs: options.graceMs ?? graceMs, sweep: options.sweep, leaderEnded: first === null});
 	const exit = await exited;
 	const cleanupMs = performance.now() - cleanupStart;
 	clearTimeout(deadline);
@@ -221,7 +222,7 @@ function inSandbox(argv: string[], sandbox: Sandbox | undefined, cwd: string): {
 
 function validate(options: RunOptions): void {
 	if (options.argv.length === 0 || options.argv[0] === '') throw new TypeError('a command is required');
-	for (const [name, value] of [['timeoutMs', options.timeoutMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit]] as const) {
+	for (const [name, value] of [['deadlineMs', options.deadlineMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit]] as const) {
 		if (value != null && (!Number.isFinite(value) || value < 0)) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
 	}
 }

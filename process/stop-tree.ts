@@ -5,6 +5,7 @@ import {carriesMarker, freshTable, readTable, type ProcStat} from './proc-table.
 import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from './process-identity.js';
 import type {KilledProcess} from './process-record.js';
 import type {Descendants} from './descendant-tracker.js';
+import {killWaitMs} from './grace.js';
 
 /** Everything known about a started tree that lets its members be found again. */
 export interface TreeHandle {
@@ -38,7 +39,6 @@ const pollMs = 10;
 const killPollMs = 2;
 /** The pause before the second empty look: long enough for a fork or exec under load to finish. */
 const confirmMs = 20;
-const killWaitMs = 2000;
 const maxSweepRounds = 50;
 
 /**
@@ -75,8 +75,8 @@ export async function endGroup(pgid: number, graceMs: number, record: Record): P
 }
 
 /** Waits until the group is empty, starting from the members just signalled; returns whoever is left then. */
-async function waitGroupGone(pgid: number, timeoutMs: number, signalled: ProcStat[], everyMs: number): Promise<ProcStat[]> {
-	const until = performance.now() + timeoutMs;
+async function waitGroupGone(pgid: number, waitMs: number, signalled: ProcStat[], everyMs: number): Promise<ProcStat[]> {
+	const until = performance.now() + waitMs;
 	let left = signalled;
 	for (let now = performance.now(); left.length > 0 && now < until; now = performance.now()) {
 		// The last pause ends at the timeout, not a poll after it.

@@ -31,7 +31,7 @@ export async function serveHostRequest(input: string, identity: BinaryIdentity):
 			stateDir: request.state_dir,
 			provider: request.provider,
 			maxSteps: request.max_steps,
-			timeoutMs: request.deadline_ms,
+			deadlineMs: request.deadline_ms,
 			plugins: [],
 		});
 	} catch (error) {

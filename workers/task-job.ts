@@ -1,11 +1,13 @@
 import type {MessagePort} from 'node:worker_threads';
 import type {LoadedCartridge} from '../cartridges/index.js';
 import type {CandidateSnapshot} from '../engine/candidate/snapshot.js';
-import type {ExecutionOutcome, FailureReason} from '../engine/outcome.js';
+import type {ExecutionOutcome, EngineFailureReason} from '../engine/outcome.js';
 import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 
 /** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
-export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'timeoutMs' | 'limiter'> {
+export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'workspace' | 'stateDir' | 'provider' | 'maxSteps' | 'limiter'> {
+	/** The task's soft deadline: the engine ends the task there; the pool ends its thread at the hard one if it has not settled. */
+	deadlineMs: number;
 	candidate: CandidateSnapshot | null;
 	/** A cartridge case: its tools (plain data, their compiled code included) are built in the thread for this case. */
 	cartridge?: {data: LoadedCartridge; case_id: string};
@@ -23,7 +25,7 @@ export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'wor
 export type TaskJobResult =
 	| {kind: 'outcome'; outcome: ExecutionOutcome; loaded_plugins: string[]}
 	| {kind: 'init_failed'; message: string}
-	| {kind: 'error'; reason: FailureReason; message: string};
+	| {kind: 'error'; reason: EngineFailureReason; message: string};
 
 /** From the thread: which thread took the task (sent first), then every process group the task starts. */
 export type TaskThreadMessage = {thread: number} | {pid: number};

@@ -3,6 +3,7 @@ import {MessageChannel} from 'node:worker_threads';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {Piscina} from 'piscina';
 import {lastCreatedPid} from '../process/proc-table.js';
+import {graceMs, hardDeadline} from '../process/grace.js';
 import type {ProcessIdentity} from '../process/process-identity.js';
 import {distPath} from '../files/install-root.js';
 import type {TaskControlMessage, TaskJob, TaskJobResult, TaskThreadMessage, WarmUpAnswer} from './task-job.js';
@@ -19,8 +20,6 @@ export type PoolRun = ({kind: 'result'; result: TaskJobResult} | Ending) & {
 };
 
 export interface PoolRunOptions {
-	/** The task's own deadline: the engine ends the task there; the thread is ended only if it does not settle within the grace. */
-	deadlineMs: number;
 	/** Interrupts the task cooperatively; its thread is ended only if it does not settle within the grace. */
 	signal: AbortSignal;
 }
@@ -28,17 +27,14 @@ export interface PoolRunOptions {
 /** A task thread's young generation (V8's default grows to 32 MB a thread); measured, 4 MB costs no visible CPU on one-turn tasks. */
 const threadYoungGenerationMb = 4;
 
-/** How long a task may take to settle after its deadline or an interruption before its code is taken not to yield. */
-export const settleGraceMs = 2000;
-
 /** One task in a thread, as the pool follows it. */
 interface InFlight {
 	id: string;
 	thread: number | null;
 	/** Up while the task's candidate code runs synchronously (written by the thread). */
 	inCandidateCode: Int32Array;
-	/** When the task's deadline plus the grace passes (performance.now()). */
-	hardDeadline: number;
+	/** When the task's hard deadline passes (performance.now()). */
+	hardDeadlineAt: number;
 	/** Set when its thread is ended: what the task is recorded as. */
 	fate: Ending | null;
 }
@@ -83,7 +79,7 @@ export class TaskPool {
 	async run(job: Omit<TaskJob, 'port' | 'taskMarker' | 'inCandidateCode'>, options: PoolRunOptions): Promise<PoolRun> {
 		const taskMarker = `HLAB_TASK_${randomUUID().replaceAll('-', '')}`;
 		const inCandidateCode = new Int32Array(new SharedArrayBuffer(4));
-		const task: InFlight = {id: job.task.id, thread: null, inCandidateCode, hardDeadline: performance.now() + options.deadlineMs + settleGraceMs, fate: null};
+		const task: InFlight = {id: job.task.id, thread: null, inCandidateCode, hardDeadlineAt: performance.now() + hardDeadline(job.deadlineMs), fate: null};
 		const {port1, port2} = new MessageChannel();
 		const leaders: ProcessIdentity[] = [];
 		// Only the engine's commands get the task's marker, and each announces its process group as it starts; candidate
@@ -96,7 +92,7 @@ export class TaskPool {
 				pushLeader(leaders, message.pid);
 			}
 		});
-		const watch = this.#watch(task, port1, options);
+		const watch = this.#watch(task, job.deadlineMs, port1, options);
 		// Read before the thread sees the marker: any process carrying it is created after this.
 		const pidBefore = lastCreatedPid();
 		const t0 = performance.now();
@@ -125,11 +121,11 @@ export class TaskPool {
 	}
 
 	/** The task's timers: its hard deadline, and an interruption forwarded to its thread with the same grace. */
-	#watch(task: InFlight, port: MessageChannel['port1'], options: PoolRunOptions): {stop(): void} {
-		const timers: NodeJS.Timeout[] = [setTimeout(() => this.#holdsThread(task, 'deadline'), options.deadlineMs + settleGraceMs)];
+	#watch(task: InFlight, deadlineMs: number, port: MessageChannel['port1'], options: PoolRunOptions): {stop(): void} {
+		const timers: NodeJS.Timeout[] = [setTimeout(() => this.#holdsThread(task, 'deadline'), hardDeadline(deadlineMs))];
 		const onAbort = (): void => {
 			port.postMessage({abort: 'interrupted'} satisfies TaskControlMessage);
-			timers.push(setTimeout(() => this.#holdsThread(task, 'aborted'), settleGraceMs));
+			timers.push(setTimeout(() => this.#holdsThread(task, 'aborted'), graceMs));
 		};
 		if (options.signal.aborted) onAbort();
 		else options.signal.addEventListener('abort', onAbort, {once: true});
@@ -151,10 +147,10 @@ export class TaskPool {
 		if (thread === null || trigger.fate !== null) return;
 		const mates = [...this.#inFlight].filter(task => task.thread === thread);
 		const holder = mates.find(task => Atomics.load(task.inCandidateCode, 0) === 1) ?? trigger;
-		if (holder !== trigger && why === 'deadline' && holder.hardDeadline > performance.now()) return;
+		if (holder !== trigger && why === 'deadline' && holder.hardDeadlineAt > performance.now()) return;
 		holder.fate = why === 'aborted'
-			? {kind: 'aborted', message: `the attempt was interrupted and this task's code did not yield within ${settleGraceMs} ms; its worker thread was ended`}
-			: {kind: 'deadline', message: `this task's code did not yield within ${settleGraceMs} ms after its deadline; its worker thread was ended`};
+			? {kind: 'aborted', message: `the attempt was interrupted and this task's code did not yield within ${graceMs} ms; its worker thread was ended`}
+			: {kind: 'deadline', message: `this task's code did not yield within ${graceMs} ms after its deadline; its worker thread was ended`};
 		for (const mate of mates) {
 			if (mate !== holder) mate.fate = {kind: 'crash', message: `its worker thread was ended because the code of task ${holder.id}, running beside it, did not yield`};
 		}

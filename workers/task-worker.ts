@@ -42,7 +42,7 @@ export default async function runTaskJob(job: TaskJob | {warmup: true}): Promise
 				stateDir: job.stateDir,
 				provider: job.provider,
 				maxSteps: job.maxSteps,
-				timeoutMs: job.timeoutMs,
+				deadlineMs: job.deadlineMs,
 				// The attempt's limiter: its SharedArrayBuffer arrives shared, so every thread draws from the same one.
 				limiter: job.limiter,
 				plugins,

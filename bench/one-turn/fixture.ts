@@ -19,7 +19,7 @@ export async function scratch(name: string): Promise<{dir: string; remove(): Pro
 
 /** Runs the real `hlab` command line, supervised; a non-zero status is an error with its stderr. */
 export async function hlab(args: string[], options: {cwd: string; onSpawn?: (pid: number) => void}): Promise<GroupRun> {
-	const run = await runInGroup({argv: [process.execPath, hlabBin, ...args], cwd: options.cwd, timeoutMs: 600_000, stdoutLimit: 64 * 1024 * 1024, onSpawn: options.onSpawn});
+	const run = await runInGroup({argv: [process.execPath, hlabBin, ...args], cwd: options.cwd, deadlineMs: 600_000, stdoutLimit: 64 * 1024 * 1024, onSpawn: options.onSpawn});
 	if (run.record.failure !== null || run.record.exit_code !== 0) {
 		throw new Error(`hlab ${args.join(' ')} ended with ${run.record.failure ?? `status ${run.record.exit_code}`}: ${run.stderr?.toString().trim().slice(-2000)}${failedTasks(run.stdout?.toString() ?? '')}`);
 	}

@@ -137,7 +137,7 @@ function unsatisfiedVerification(decision: DecisionView): string[] {
 
 /** Runs `HLAB eval --compare A,B --decision-output D` supervised and reads the decision it wrote. */
 async function compare(hlab: string, baseline: string, candidate: string, output: string, cwd: string): Promise<{decision: DecisionView | null; exitCode: number | null; problems: string[]}> {
-	const run = await runInGroup({argv: [hlab, 'eval', '--compare', `${baseline},${candidate}`, '--decision-output', output], cwd, timeoutMs: compareTimeoutMs, stdoutLimit: 8 * 1024 * 1024, stderrLimit: 1024 * 1024});
+	const run = await runInGroup({argv: [hlab, 'eval', '--compare', `${baseline},${candidate}`, '--decision-output', output], cwd, deadlineMs: compareTimeoutMs, stdoutLimit: 8 * 1024 * 1024, stderrLimit: 1024 * 1024});
 	const problems: string[] = [];
 	if (run.record.failure !== null) problems.push(`the compare did not end by itself: ${run.record.failure_message}`);
 	let decision: DecisionView | null = null;

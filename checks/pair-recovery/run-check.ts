@@ -115,7 +115,7 @@ async function runScenario(scenario: RecoveryScenario, context: ScenarioContext)
 	const run = await runInGroup({
 		argv,
 		env: {[marker]: '1'},
-		timeoutMs: 180_000,
+		deadlineMs: 180_000,
 		// A cancelled pair needs time to end its running side and write the interruption.
 		graceMs: 20_000,
 		stdoutLimit: 16 * 1024 * 1024,

@@ -7,7 +7,7 @@ import {parseHarness, type Harness} from '../../harness/harness-schema.js';
 import {renderTemplate} from '../../harness/task-template.js';
 import type {AgentStepPolicyInput, TranscriptToolCall} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
-import type {ExecutionOutcome, FailureReason} from '../outcome.js';
+import type {ExecutionOutcome, EngineFailureReason} from '../outcome.js';
 import {checkLoadedModules, type Composition} from '../plugins/composition.js';
 import type {LoadedPlugin} from '../plugins/loaded-plugin.js';
 import {transformRequest} from '../plugins/request-transform.js';
@@ -23,7 +23,7 @@ import {BackgroundJobs, type CommandContext} from '../tools/run-command.js';
 import {ToolError} from '../tools/tool-error.js';
 import type {ToolImplementation} from '../tools/implementations.js';
 import {bindTools} from '../tools/toolset.js';
-import {Deadline} from './deadline.js';
+import {Deadline} from '../deadline.js';
 import {JsonlLog} from './jsonl-log.js';
 import {Transcript} from './transcript.js';
 import {UsageMeter} from './usage-meter.js';
@@ -39,8 +39,8 @@ export interface RunAgentOptions {
 	provider: ResolvedProvider;
 	/** The run's step budget (a plan's); it replaces the harness's `max_steps` when given. */
 	maxSteps?: number;
-	/** The run's deadline (a plan's); it replaces the harness's `deadline_ms` when given. */
-	timeoutMs?: number;
+	/** The run's soft deadline (a plan's); it replaces the harness's `deadline_ms` when given. */
+	deadlineMs?: number;
 	plugins: LoadedPlugin[];
 	/** When given, every plugin must be selected by it (the loaded-module check). */
 	composition?: Composition;
@@ -78,15 +78,15 @@ class Execution {
 	readonly jobs = new BackgroundJobs();
 	readonly providerTime = new ProviderTimeMeter();
 	readonly maxSteps: number;
-	readonly timeoutMs: number;
+	readonly deadlineMs: number;
 	steps = 0;
 
 	constructor(readonly options: RunAgentOptions, readonly checked: CheckedHarness) {
 		// A harness that cannot be run fails at once; the built-in limits only bound that moment.
 		const limits = checked.ok ? checked.harness.limits : builtinAgent.limits;
 		this.maxSteps = options.maxSteps ?? limits.max_steps;
-		this.timeoutMs = options.timeoutMs ?? limits.deadline_ms;
-		this.deadline = new Deadline(this.timeoutMs, options.signal);
+		this.deadlineMs = options.deadlineMs ?? limits.deadline_ms;
+		this.deadline = new Deadline(this.deadlineMs, options.signal);
 		mkdirSync(options.stateDir, {recursive: true});
 		this.journal = new JsonlLog(join(options.stateDir, 'journal.jsonl'));
 		this.transcript = new Transcript(new JsonlLog(join(options.stateDir, 'messages.jsonl')));
@@ -95,7 +95,7 @@ class Execution {
 		this.transcript.touch();
 	}
 
-	outcome(status: ExecutionOutcome['status'], reason: FailureReason | null, message: string | null, finalText: string | null, stop: StopDecision | null): ExecutionOutcome {
+	outcome(status: ExecutionOutcome['status'], reason: EngineFailureReason | null, message: string | null, finalText: string | null, stop: StopDecision | null): ExecutionOutcome {
 		return {
 			status,
 			reason,
@@ -126,7 +126,8 @@ export async function runAgent(options: RunAgentOptions): Promise<ExecutionOutco
 		workspace: options.workspace,
 		provider: {base_url: options.provider.base_url, model: options.provider.model, api_key_env: options.provider.api_key_env, reasoning_effort: options.provider.reasoning_effort ?? null},
 		max_steps: run.maxSteps,
-		timeout_ms: run.timeoutMs,
+		// The journal's field keeps its name: journals already written read the same.
+		timeout_ms: run.deadlineMs,
 		harness: checked.ok ? {name: checked.harness.name, fingerprint: checked.fingerprint} : null,
 		plugins: options.plugins.map(plugin => ({id: plugin.id, origin: plugin.origin, capabilities: plugin.capabilities})),
 	});

@@ -1,6 +1,6 @@
 import type {CapabilityErrorPolicy} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
-import type {Deadline} from '../loop/deadline.js';
+import type {Deadline} from '../deadline.js';
 import type {JsonlLog} from '../loop/jsonl-log.js';
 import type {Provider} from './plugin-order.js';
 

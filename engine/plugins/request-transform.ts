@@ -1,6 +1,6 @@
 import {z} from 'zod';
 import {capabilityIds, type AgentRequestTransformInput, type AgentRequestTransformOutput, type ChatMessage} from '../../sdk/plugin.js';
-import type {Deadline} from '../loop/deadline.js';
+import type {Deadline} from '../deadline.js';
 import type {JsonlLog} from '../loop/jsonl-log.js';
 import {invokeProvider} from './invoke-provider.js';
 import type {LoadedPlugin} from './loaded-plugin.js';

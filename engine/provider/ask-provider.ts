@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {EngineError} from '../engine-error.js';
-import type {Deadline} from '../loop/deadline.js';
+import type {Deadline} from '../deadline.js';
 import type {JsonlLog} from '../loop/jsonl-log.js';
 import type {UsageMeter} from '../loop/usage-meter.js';
 import {requestCompletion, type CompletionAnswer, type CompletionRequest, type RequestResult} from './model-request.js';

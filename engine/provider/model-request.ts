@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import {z} from 'zod';
 import type {ChatMessage, ToolDefinition} from '../../sdk/plugin.js';
 import {EngineError} from '../engine-error.js';
-import type {Deadline} from '../loop/deadline.js';
+import type {Deadline} from '../deadline.js';
 import {ReportedUsage} from '../loop/usage-meter.js';
 import {loadOpenAI} from './openai-client.js';
 

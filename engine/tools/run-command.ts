@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import type {GroupRun} from '../../process/index.js';
-import type {Deadline} from '../loop/deadline.js';
+import type {Deadline} from '../deadline.js';
 import {EngineError} from '../engine-error.js';
 import {ToolError} from './tool-error.js';
 
@@ -42,13 +42,13 @@ export async function runCommandTool(context: CommandContext, command: string, t
 		};
 	}
 	const wanted = timeoutSeconds === undefined ? defaultCommandTimeoutMs : Math.round(timeoutSeconds * 1000);
-	const timeoutMs = Math.max(1, Math.min(wanted, Math.floor(context.deadline.remainingMs())));
+	const deadlineMs = Math.max(1, Math.min(wanted, Math.floor(context.deadline.remainingMs())));
 	const {runInGroup, sandboxFor} = await supervision();
 	const run = await runInGroup({
 		argv: [shell, '-c', command],
 		cwd: context.root,
 		env: context.env,
-		timeoutMs,
+		deadlineMs,
 		stdoutLimit: commandOutputLimit,
 		stderrLimit: commandOutputLimit,
 		signal: context.deadline.signal,
@@ -58,7 +58,7 @@ export async function runCommandTool(context: CommandContext, command: string, t
 	// The session's own deadline or a cancellation ends the loop, not just this command.
 	context.deadline.throwIfEnded();
 	checkSupervision(run);
-	return {content: describeRun(run, timeoutMs), is_error: run.record.failure !== null, run};
+	return {content: describeRun(run, deadlineMs), is_error: run.record.failure !== null, run};
 }
 
 /** A process that could not start or outlived its cleanup is a broken machine, not a model mistake. */
@@ -68,10 +68,10 @@ function checkSupervision(run: GroupRun): void {
 }
 
 /** The observation: exit status, then stdout and stderr; no timings, so equal runs read equal. */
-export function describeRun(run: GroupRun, timeoutMs: number): string {
+export function describeRun(run: GroupRun, deadlineMs: number): string {
 	const {record} = run;
 	const lines: string[] = [];
-	if (record.failure === 'timeout') lines.push(`timed out after ${timeoutMs} ms; the command's process group was ended`);
+	if (record.failure === 'timeout') lines.push(`timed out after ${deadlineMs} ms; the command's process group was ended`);
 	else if (record.failure === 'stdout_limit' || record.failure === 'stderr_limit') lines.push(`${record.failure === 'stdout_limit' ? 'stdout' : 'stderr'} exceeded ${commandOutputLimit} bytes; the command was ended and its output is cut`);
 	lines.push(record.exit_code !== null ? `exit_code: ${record.exit_code}` : `signal: ${record.signal ?? 'unknown'}`);
 	lines.push('--- stdout ---', (run.stdout ?? Buffer.alloc(0)).toString('utf8'));
@@ -99,7 +99,7 @@ export class BackgroundJobs {
 			argv: [shell, '-c', command],
 			cwd: context.root,
 			env: context.env,
-			timeoutMs: Math.max(1, Math.floor(context.deadline.remainingMs())),
+			deadlineMs: Math.max(1, Math.floor(context.deadline.remainingMs())),
 			stdout: {kind: 'ignore'},
 			stderr: {kind: 'ignore'},
 			signal: AbortSignal.any([context.deadline.signal, this.controller.signal]),

@@ -3,6 +3,7 @@ import {mkdirSync, readdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {removeQuietly} from './cgroup-base.js';
 import {cgroupMembers, killCgroup, waitPopulated, type TreeCgroup} from './tree-cgroup.js';
+import {killWaitMs} from '../grace.js';
 
 /**
  * An attempt's cgroup: the supervisor moves itself into its leaf `supervisor`, so every process it (or a worker
@@ -36,8 +37,6 @@ export function foreignMembers(attempt: AttemptCgroup): number[] {
 }
 
 const moveRounds = 20;
-const killWaitMs = 2000;
-
 /**
  * Moves the pids `pick` chooses out of the leaf into a fresh quarantine cgroup until none is left (a child forked
  * during a move is caught by the next round), then ends them all with one `cgroup.kill`. Returns the survivors.

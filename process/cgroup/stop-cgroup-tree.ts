@@ -3,6 +3,7 @@ import {identityOf, signalIdentity} from '../process-identity.js';
 import type {KilledProcess} from '../process-record.js';
 import {endGroup, type StopResult} from '../stop-tree.js';
 import {cgroupMembers, killCgroup, waitPopulated, type TreeCgroup} from './tree-cgroup.js';
+import {killWaitMs} from '../grace.js';
 
 export interface CgroupStopOptions {
 	/** The leader's process group. */
@@ -13,8 +14,6 @@ export interface CgroupStopOptions {
 	/** Test-only: end the process group alone, as if the cgroup did not exist, to prove the check notices. */
 	sweep?: boolean;
 }
-
-const killWaitMs = 2000;
 
 /**
  * Ends every process in the tree's cgroup: SIGTERM to each, the grace, then cgroup.kill.

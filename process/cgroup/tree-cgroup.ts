@@ -42,7 +42,7 @@ export function killCgroup(tree: TreeCgroup): void {
  * Resolves once `cgroup.events` says `populated` equals `wanted` (true), or at the timeout or `until` (false).
  * The kernel notifies changes to cgroup.events; a short poll covers a missed notification.
  */
-export function waitPopulated(tree: TreeCgroup, wanted: boolean, timeoutMs: number, until?: Promise<unknown>): Promise<boolean> {
+export function waitPopulated(tree: TreeCgroup, wanted: boolean, waitMs: number, until?: Promise<unknown>): Promise<boolean> {
 	if (isPopulated(tree) === wanted) return Promise.resolve(true);
 	return new Promise(resolve => {
 		let watcher: FSWatcher | undefined;
@@ -56,7 +56,7 @@ export function waitPopulated(tree: TreeCgroup, wanted: boolean, timeoutMs: numb
 			if (isPopulated(tree) === wanted) finish(true);
 		};
 		const poll = setInterval(check, 5);
-		const timer = setTimeout(() => finish(isPopulated(tree) === wanted), timeoutMs);
+		const timer = setTimeout(() => finish(isPopulated(tree) === wanted), waitMs);
 		try {
 			watcher = watch(path.join(tree.dir, 'cgroup.events'), check);
 		} catch {

@@ -42,7 +42,7 @@ export async function buildSampleController(outDir: string): Promise<ControllerI
 		],
 		// Paths in the bundle's comments are relative to this, so the bytes do not depend on the caller's directory.
 		cwd: root,
-		timeoutMs: 60_000,
+		deadlineMs: 60_000,
 		stdoutLimit: 1024 * 1024,
 		stderrLimit: 1024 * 1024,
 	});

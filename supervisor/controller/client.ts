@@ -87,7 +87,7 @@ export function createControllerClient(options: ControllerClientOptions): Contro
 			argv: identity.command,
 			cwd: options.cwd ?? parse(process.cwd()).root,
 			input: requestText,
-			timeoutMs: options.timeoutMs ?? controllerTimeoutMs,
+			deadlineMs: options.timeoutMs ?? controllerTimeoutMs,
 			...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}),
 			stdoutLimit: controllerStdoutLimit,
 			stderrLimit: controllerStderrLimit,

@@ -1,5 +1,6 @@
 import {z} from 'zod';
-import {FailureReason, Usage} from '../../engine/outcome.js';
+import {Usage} from '../../engine/outcome.js';
+import {HostFailureReason} from './host-failure.js';
 
 export const hostAttemptSchema = 'harness-lab/host-attempt@1';
 export const hostTaskSchema = 'harness-lab/host-task@1';
@@ -69,7 +70,7 @@ export const HostTaskRecord = z.object({
 	metered_usage: Usage.nullable().default(null),
 	/** What the worker said it used; only a claim, compared with the metering. */
 	claimed_usage: Usage.nullable().default(null),
-	failure: z.object({reason: FailureReason, message: z.string()}).nullable(),
+	failure: z.object({reason: HostFailureReason, message: z.string()}).nullable(),
 	/** Whether the worker's answer was accepted as this task's outcome. */
 	answered: z.boolean(),
 });

@@ -3,3 +3,4 @@ export {openHostSession, closeHostSession, readHostWall, hostDirOf, HostSessionE
 export {identifyHost} from './host-identity.js';
 export {supervisedTiming} from './supervised-timing.js';
 export {HostAttemptRecord, HostTaskRecord} from './host-records.js';
+export {HostFailureReason} from './host-failure.js';

@@ -1,9 +1,10 @@
 import {mkdir, readdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import type {ExecutionOutcome, FailureReason, Usage} from '../../engine/outcome.js';
+import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
+import type {HostFailureReason} from './host-failure.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {hardDeadline, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';
@@ -15,8 +16,6 @@ import {startMeteringProxy} from './metering-proxy.js';
 /** The worker answers with one line; anything bigger than this is not an answer. */
 export const hostStdoutLimit = 8 * 1024 * 1024;
 export const hostStderrLimit = 1024 * 1024;
-/** Past the task's own deadline, the time the worker gets to answer before its group is ended. */
-export const hostDeadlineSlackMs = 2000;
 
 export interface HostTaskInput {
 	index: number;
@@ -26,9 +25,10 @@ export interface HostTaskInput {
 	stateDir: string;
 	provider: ResolvedProvider;
 	maxSteps: number;
-	/** The task's remaining time; the process group is ended at this plus `slackMs`. */
+	/** The task's remaining time: the worker's soft deadline; its process group is ended at the hard one (this plus the grace). */
 	deadlineMs: number;
-	slackMs?: number;
+	/** Overrides the one grace (`process/grace.ts`); tests shorten it. */
+	graceMs?: number;
 	signal?: AbortSignal;
 	/** Extra environment for the worker (never credentials the plan does not name: the caller decides). */
 	env?: Record<string, string | undefined>;
@@ -44,7 +44,7 @@ export interface HostTaskRun {
 	/** The worker's outcome when it was accepted, or when it answered but then failed (its usage is kept). */
 	outcome: ExecutionOutcome | null;
 	/** Null only when the worker answered, for this task, as the measured binary, and exited 0. */
-	failure: {reason: FailureReason; message: string} | null;
+	failure: {reason: HostFailureReason; message: string} | null;
 	record: ProcessRecord;
 	/** Turns and tokens counted at the provider boundary by this task's metering proxy: the task's usage. */
 	metered: Usage;
@@ -79,6 +79,8 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	await writeCheckpoint(dir, session, input, deadlineMs);
 	await writeJson(join(dir, 'request.json'), request);
 	const env = {...input.env, ...(keyVariable === null ? {} : {[keyVariable]: undefined})};
+	// The worker's engine stops itself at deadlineMs; past the grace, its group is ended.
+	const hardDeadlineMs = hardDeadline(deadlineMs, input.graceMs);
 	const startedMs = performance.now() - session.clockOrigin;
 	const run = await runInGroup({
 		argv: [session.identity.launched, hostWorkerCommand],
@@ -87,7 +89,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		env: input.sandbox === undefined ? env : {...env, [sandboxVariable]: ''},
 		sandbox: input.sandbox,
 		input: JSON.stringify(request),
-		timeoutMs: deadlineMs + (input.slackMs ?? hostDeadlineSlackMs),
+		deadlineMs: hardDeadlineMs,
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
 		signal: input.signal,

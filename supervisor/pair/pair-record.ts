@@ -1,5 +1,6 @@
 import {z} from 'zod';
-import {FailureReason, Usage} from '../../engine/outcome.js';
+import {Usage} from '../../engine/outcome.js';
+import {TaskResult} from '../attempt/report/report-schema.js';
 import {SideLeaks} from './side-leaks.js';
 
 export const pairSchema = 'harness-lab/pair@1';
@@ -38,7 +39,8 @@ export type SourceSnapshot = z.infer<typeof SourceSnapshot>;
 /** One task of one side, as its ledger recorded it, or `missing` (a failure) when it has no record. */
 export const PairTaskSide = z.object({
 	status: z.enum(['passed', 'failed', 'missing']),
-	reason: FailureReason.nullable(),
+	// The task's reason as its side's ledger recorded it.
+	reason: TaskResult.shape.reason,
 	message: z.string().nullable(),
 	usage: Usage.nullable(),
 	wall_ms: z.number().nonnegative().nullable(),

@@ -148,7 +148,7 @@ async function compareSides(file: PairFile, out: string, baselineExe: string, ti
 		return;
 	}
 	const argv = [baselineExe, 'eval', '--compare', `${join(out, baseline.report!.path)},${join(out, candidate.report!.path)}`, '--decision-output', join(out, 'decision.json')];
-	const run = await runInGroup({argv, cwd: out, timeoutMs, stdoutLimit: sideOutputLimitCompare, stderrLimit: sideOutputLimitCompare});
+	const run = await runInGroup({argv, cwd: out, deadlineMs: timeoutMs, stdoutLimit: sideOutputLimitCompare, stderrLimit: sideOutputLimitCompare});
 	await mkdir(join(out, 'compare.process'), {recursive: true});
 	// pair.json cites these records, so they are on disk before it does.
 	await writeBytes(join(out, 'compare.process', 'stdout.log'), run.stdout ?? Buffer.alloc(0), {durable: true});

@@ -61,7 +61,7 @@ export async function runSide(run: SideRun, file: PairFile): Promise<void> {
 		record = (await runInGroup({
 			argv: run.argv,
 			cwd: pairDir,
-			timeoutMs: run.timeoutMs,
+			deadlineMs: run.timeoutMs,
 			stdoutLimit: sideOutputLimit,
 			stderrLimit: sideOutputLimit,
 			stdout: {kind: 'stream', stream: stdout},

@@ -11,7 +11,7 @@ export async function toolVersions(tools: string[]): Promise<Record<string, stri
 }
 
 async function toolVersion(tool: string): Promise<string | null> {
-	const run = await runInGroup({argv: [tool, '--version'], timeoutMs: 10_000, graceMs: 200, stdoutLimit: 64 * 1024, stderrLimit: 64 * 1024});
+	const run = await runInGroup({argv: [tool, '--version'], deadlineMs: 10_000, graceMs: 200, stdoutLimit: 64 * 1024, stderrLimit: 64 * 1024});
 	if (run.record.failure !== null || run.record.exit_code !== 0) return null;
 	// Some tools print their version on stderr.
 	const text = `${run.stdout?.toString('utf8') ?? ''}\n${run.stderr?.toString('utf8') ?? ''}`;

@@ -82,7 +82,7 @@ async function compile(root: string, out: string, nodePath: string): Promise<Bui
 	const tsc = existsSync(entry) ? entry : join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 	const argv = [nodePath, tsc, '-p', join(root, 'tsconfig.json'), '--outDir', join(out, 'dist')];
 	// The caller's NODE_OPTIONS (a test runner's loaders, say) must not take part in the build.
-	const run = await runInGroup({argv, cwd: root, env: {NODE_OPTIONS: ''}, timeoutMs: compileTimeoutMs, stdoutLimit: 4 * 1024 * 1024, stderrLimit: 4 * 1024 * 1024});
+	const run = await runInGroup({argv, cwd: root, env: {NODE_OPTIONS: ''}, deadlineMs: compileTimeoutMs, stdoutLimit: 4 * 1024 * 1024, stderrLimit: 4 * 1024 * 1024});
 	if (run.record.failure !== null || run.record.exit_code !== 0) {
 		const text = `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`.trim().split('\n').slice(0, 20).join('\n');
 		throw new SourceError('build_failed', `the TypeScript build of ${root} failed (${run.record.failure_message ?? `exit ${run.record.exit_code}`}):\n${text}`);
@@ -126,6 +126,6 @@ async function copyProductionPackages(root: string, out: string): Promise<string
 }
 
 async function nodeVersion(nodePath: string): Promise<string> {
-	const run = await runInGroup({argv: [nodePath, '--version'], timeoutMs: 30_000, stdoutLimit: 4096});
+	const run = await runInGroup({argv: [nodePath, '--version'], deadlineMs: 30_000, stdoutLimit: 4096});
 	return run.stdout?.toString().trim() || 'unknown';
 }

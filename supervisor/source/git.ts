@@ -17,7 +17,7 @@ export async function git(root: string, args: string[]): Promise<Buffer> {
 		argv: ['git', '-C', root, ...args],
 		// No pager, no locale-dependent messages, no prompts.
 		env: {GIT_PAGER: 'cat', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0'},
-		timeoutMs: gitTimeoutMs,
+		deadlineMs: gitTimeoutMs,
 		stdoutLimit: gitOutputLimit,
 		stderrLimit: 1024 * 1024,
 	});

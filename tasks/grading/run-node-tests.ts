@@ -18,7 +18,7 @@ export async function runNodeTests(workspace: string, files: string[], options: 
 		argv: [process.execPath, '--test', '--test-reporter=dot', ...files],
 		cwd: workspace,
 		env: {NODE_OPTIONS: undefined, NODE_TEST_CONTEXT: undefined},
-		timeoutMs: options.timeoutMs,
+		deadlineMs: options.timeoutMs,
 		stdoutLimit: outputLimit,
 		stderrLimit: outputLimit,
 		signal: options.signal,

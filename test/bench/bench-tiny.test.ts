@@ -11,7 +11,7 @@ const runner = path.resolve(import.meta.dirname, '../../bench/run.js');
 
 t.test('every bench prints a valid BenchResult line at tiny size', async t => {
 	// Generous: every dispatch bench runs real `hlab eval --plan` attempts, each with its own provider process.
-	const run = await runInGroup({argv: [process.execPath, runner, '--size', 'tiny', '--no-write'], timeoutMs: 300_000, stdoutLimit: 16 * 1024 * 1024, stderrLimit: 16 * 1024 * 1024});
+	const run = await runInGroup({argv: [process.execPath, runner, '--size', 'tiny', '--no-write'], deadlineMs: 300_000, stdoutLimit: 16 * 1024 * 1024, stderrLimit: 16 * 1024 * 1024});
 	t.equal(run.record.failure, null, run.stderr?.toString().slice(-2000) ?? '');
 	t.equal(run.record.exit_code, 0, run.stderr?.toString().slice(-2000) ?? '');
 	const lines = run.stdout!.toString().split('\n').filter(line => line.startsWith('{'));

@@ -37,7 +37,7 @@ t.test('a command line names the command it runs, or none', async t => {
 /** The project and package modules a run of `hlab ARGS` loads, through a module hook that lists them on exit. */
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
 	const hook = 'import {registerHooks} from "node:module"; const seen = []; registerHooks({load(url, context, next) { seen.push(url); return next(url, context); }}); process.on("exit", () => process.stderr.write("MODULES " + JSON.stringify(seen) + "\\n"));';
-	const run = await runInGroup({argv: [process.execPath, '--import', `data:text/javascript,${encodeURIComponent(hook)}`, hlab, ...args], timeoutMs: 60_000});
+	const run = await runInGroup({argv: [process.execPath, '--import', `data:text/javascript,${encodeURIComponent(hook)}`, hlab, ...args], deadlineMs: 60_000});
 	const line = run.stderr!.toString().split('\n').find(text => text.startsWith('MODULES '));
 	if (line === undefined) throw new Error(`no module list: ${run.stderr!.toString()}`);
 	return (JSON.parse(line.slice('MODULES '.length)) as string[]).filter(url => url.startsWith('file:'));
@@ -59,13 +59,13 @@ t.test('hlab host-worker --help loads host-worker alone of the command modules',
 });
 
 t.test('the help, a command\'s help and a refusal still work from the outlines', async t => {
-	const help = await runInGroup({argv: [process.execPath, hlab, '--help'], timeoutMs: 60_000});
+	const help = await runInGroup({argv: [process.execPath, hlab, '--help'], deadlineMs: 60_000});
 	t.equal(help.record.exit_code, 0);
 	t.match(help.stdout!.toString(), /supervise \[options\] <command\.\.\.>\s+run any command/);
-	const evalHelp = await runInGroup({argv: [process.execPath, hlab, 'help', 'eval'], timeoutMs: 60_000});
+	const evalHelp = await runInGroup({argv: [process.execPath, hlab, 'help', 'eval'], deadlineMs: 60_000});
 	t.equal(evalHelp.record.exit_code, 0);
 	t.match(evalHelp.stdout!.toString(), /Usage: hlab eval \[options\]/);
-	const unknown = await runInGroup({argv: [process.execPath, hlab, 'evl'], timeoutMs: 60_000});
+	const unknown = await runInGroup({argv: [process.execPath, hlab, 'evl'], deadlineMs: 60_000});
 	t.equal(unknown.record.exit_code, 2);
 	t.match(unknown.stderr!.toString(), /^hlab: unknown command 'evl'.*\(run hlab --help for usage\)/s);
 });

@@ -60,7 +60,7 @@ t.test('every cleanup scenario driven from the command line leaves nothing behin
 		const run = await runInGroup({
 			argv: [process.execPath, hlabBin(), 'supervise', ...deadline, '--grace', `${scenario.graceMs}ms`, '--', 'sh', '-c', scenario.script],
 			env: {PIDS: pids},
-			timeoutMs: 20_000,
+			deadlineMs: 20_000,
 			// The outer supervisor sweeps by marker and ancestry, so a sweep in its record means the inner one missed something.
 			containment: 'proc',
 		});
@@ -76,7 +76,7 @@ async function superviseEscape(containment: string, dir: string) {
 		argv: [process.execPath, hlabBin(), 'supervise', '--containment', containment, '--grace', '200ms', '--record', file, '--', 'sh', '-c', 'env -i setsid /bin/sleep 300 & exit 0'],
 		containment: 'cgroup',
 		graceMs: 200,
-		timeoutMs: 20_000,
+		deadlineMs: 20_000,
 	});
 	return {outer: run.record, stderr: run.stderr?.toString() ?? '', inner: ProcessRecord.parse(JSON.parse(await readFile(file, 'utf8')))};
 }

@@ -83,7 +83,7 @@ for (const page of documentationPages()) {
 			const redis = plan.redis ? {REDIS_URL: `${(await startRedis(t)).url}/0`} : {};
 			const run = await runInGroup({
 				argv: ['bash', '-e', '-o', 'pipefail', '-c', block.text],
-				cwd, env: {...env, ...redis}, timeoutMs: blockTimeoutMs, stdoutLimit: 8 << 20, stderrLimit: 8 << 20,
+				cwd, env: {...env, ...redis}, deadlineMs: blockTimeoutMs, stdoutLimit: 8 << 20, stderrLimit: 8 << 20,
 			});
 			const output = `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`;
 			t.equal(run.record.exit_code, plan.exit, `${where(block)} exits ${plan.exit}`, {output: output.slice(-4000), failure: run.record.failure});

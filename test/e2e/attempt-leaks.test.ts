@@ -40,7 +40,7 @@ interface Side {
 async function runSide(t: Test, plan: string, artifacts: string, candidate: string | null, env: Record<string, string>): Promise<Side> {
 	const run = await runInGroup({
 		argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', artifacts, '--json', ...(candidate === null ? [] : ['--candidate', candidate])],
-		env, timeoutMs: 180_000, containment: 'proc', trackDescendants: false,
+		env, deadlineMs: 180_000, containment: 'proc', trackDescendants: false,
 	});
 	t.ok(run.record.exit_code === 0 || run.record.exit_code === 1, `hlab eval ran: ${run.stderr?.toString() ?? ''}`);
 	const reportPath = join(artifacts, 'report.json');

@@ -45,7 +45,7 @@ export function attempt(planPath: string, artifacts: string, candidatePath: stri
 /** Runs an attempt as `hlab eval --plan` in its own process, as a user would, and reads its report. */
 export async function attemptByCli(planPath: string, artifacts: string, candidatePath: string | null = null): Promise<AttemptOutcome> {
 	const argv = [process.execPath, evalEntry(), 'eval', '--plan', planPath, '--artifacts', artifacts, '--json', ...(candidatePath === null ? [] : ['--candidate', candidatePath])];
-	const run = await runInGroup({argv, timeoutMs: 180_000});
+	const run = await runInGroup({argv, deadlineMs: 180_000});
 	if (run.record.exit_code !== 0 && run.record.exit_code !== 1) throw new Error(`hlab eval failed: ${run.stderr?.toString() ?? ''}`);
 	return {dir: artifacts, report: Report.parse(JSON.parse(await readFile(join(artifacts, 'report.json'), 'utf8')))};
 }

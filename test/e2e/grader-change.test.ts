@@ -16,7 +16,7 @@ t.test('a grader file changed after freezing is refused at admission, naming the
 	const work = join(dir, 'work');
 	await mkdir(work);
 	const task = builtinTasks[0]!;
-	const hlab = (...args: string[]) => runInGroup({argv: [process.execPath, evalEntry(copy), 'eval', ...args], cwd: work, timeoutMs: 120_000});
+	const hlab = (...args: string[]) => runInGroup({argv: [process.execPath, evalEntry(copy), 'eval', ...args], cwd: work, deadlineMs: 120_000});
 	const frozen = await hlab('--provider', 'scripted', '--model', 'reference', '--task', task.id, '--freeze', 'plan.json');
 	t.equal(frozen.record.exit_code, 0, frozen.stderr?.toString() ?? "");
 	// The grader source as the copied installation sees it; the repository itself is untouched.

@@ -35,7 +35,7 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 
 async function run(argv: string[], cwd: string, env: Record<string, string>, timeoutMs = 120_000): Promise<Run> {
 	// tap puts its loaders in NODE_OPTIONS of every child it sees spawned; `env -u` runs the command as a user's shell would.
-	const result = await runInGroup({argv: ['env', '-u', 'NODE_OPTIONS', ...argv], cwd, env, extendEnv: false, timeoutMs});
+	const result = await runInGroup({argv: ['env', '-u', 'NODE_OPTIONS', ...argv], cwd, env, extendEnv: false, deadlineMs: timeoutMs});
 	return {code: result.record.exit_code, stdout: result.stdout?.toString() ?? '', stderr: result.stderr?.toString() ?? ''};
 }
 

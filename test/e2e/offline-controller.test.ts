@@ -23,7 +23,7 @@ interface Ran {
 
 /** `hlab ARGS` in its own process, from `cwd`, as a user would run it. */
 async function hlab(cwd: string, ...args: string[]): Promise<Ran> {
-	const run = await runInGroup({argv: [process.execPath, evalEntry(), ...args], cwd, timeoutMs: 180_000});
+	const run = await runInGroup({argv: [process.execPath, evalEntry(), ...args], cwd, deadlineMs: 180_000});
 	return {status: run.record.exit_code, stdout: run.stdout?.toString() ?? '', stderr: run.stderr?.toString() ?? ''};
 }
 

@@ -26,7 +26,7 @@ t.test('a coordinator SIGKILLed mid-attempt: --recover writes the report from th
 	await coordinator.ended;
 	const client = redis.client();
 	t.equal(await client.scard('hlab:attempts'), 1, 'the dead coordinator left its attempt open');
-	const recover = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--recover', artifacts, '--json'], timeoutMs: 60_000});
+	const recover = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--recover', artifacts, '--json'], deadlineMs: 60_000});
 	t.equal(recover.record.exit_code, 1, recover.stderr?.toString() ?? '');
 	t.match(recover.stderr?.toString(), /the attempt's queue hlab-.* was withdrawn and removed/);
 	const report = await readReport(artifacts);

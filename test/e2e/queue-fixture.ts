@@ -28,7 +28,7 @@ export async function startHlab(t: Test, root: string | undefined, args: string[
 	// on /dev/shm, outside every test folder): give it both in a folder the test removes.
 	const tmp = await tempDir(t, 'hlab-queue-tmp-');
 	const ended = runInGroup({
-		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, timeoutMs: 240_000, env: {TMPDIR: tmp, XDG_RUNTIME_DIR: tmp},
+		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, deadlineMs: 240_000, env: {TMPDIR: tmp, XDG_RUNTIME_DIR: tmp},
 		stderr: {kind: 'stream', stream: stderr}, onSpawn: spawned => (pid = spawned),
 	});
 	const stop = async (): Promise<GroupRun> => {

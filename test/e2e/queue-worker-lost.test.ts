@@ -49,7 +49,7 @@ t.test('a Redis that does not answer at start: one line, exit 2, no evidence dir
 	const dir = await scratch(t);
 	const plan = await freeze({dir, tasks: 'answer_from_prompt'});
 	const port = await freePort();
-	const run = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', `redis://127.0.0.1:${port}`], timeoutMs: 60_000});
+	const run = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', `redis://127.0.0.1:${port}`], deadlineMs: 60_000});
 	t.equal(run.record.exit_code, 2);
 	const stderr = run.stderr?.toString() ?? '';
 	t.match(stderr, new RegExp(`^hlab: Redis at redis://127\\.0\\.0\\.1:${port}/? is unreachable: .*\\n$`));

@@ -45,7 +45,7 @@ t.test('an attempt killed mid-task keeps its runtime state on the tmpfs until --
 	let pid = 0;
 	const running = runInGroup({
 		argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', artifacts, '--candidate', candidate, '--json'],
-		env: shmOnly(dir), timeoutMs: 120_000, sweep: false, onSpawn: spawned => { pid = spawned; },
+		env: shmOnly(dir), deadlineMs: 120_000, sweep: false, onSpawn: spawned => { pid = spawned; },
 	});
 	const locations = join(artifacts, 'tasks', '001-sales_report', 'runtime-locations.json');
 	t.ok(await waitFor(() => existsSync(locations), 60_000), 'the task started');

@@ -28,7 +28,7 @@ async function freezeSandboxed(dir: string): Promise<string> {
 
 /** `hlab eval ...` where bwrap cannot be found: PATH names no directory that has it. */
 function hlabWithoutBwrap(args: string[]) {
-	return runInGroup({argv: [process.execPath, evalEntry(), 'eval', ...args], env: {PATH: '/nonexistent'}, timeoutMs: 120_000});
+	return runInGroup({argv: [process.execPath, evalEntry(), 'eval', ...args], env: {PATH: '/nonexistent'}, deadlineMs: 120_000});
 }
 
 t.test('a sandboxed plan runs its tool commands under bubblewrap, and the tasks still pass', {skip: usable.ok ? false : usable.reason}, async t => {

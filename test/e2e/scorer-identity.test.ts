@@ -33,7 +33,7 @@ t.test('an edit to any file that grades or decides refuses the old plan, naming 
 	const copy = await copyInstallation(join(dir, 'install'));
 	const work = join(dir, 'work');
 	await mkdir(work);
-	const hlab = (...args: string[]) => runInGroup({argv: [process.execPath, evalEntry(copy), 'eval', ...args], cwd: work, timeoutMs: 120_000});
+	const hlab = (...args: string[]) => runInGroup({argv: [process.execPath, evalEntry(copy), 'eval', ...args], cwd: work, deadlineMs: 120_000});
 	let attempts = 0;
 	const admission = async (): Promise<{exit: number | null; admission: Admission}> => {
 		const artifacts = `attempt-${attempts += 1}`;

@@ -37,7 +37,7 @@ t.test('an attempt killed with SIGKILL is recovered from its ledger and nothing 
 	// No sweep: the supervisor dies alone, as it would from the OOM killer; recovery must find what it left.
 	const running = runInGroup({
 		argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', artifacts, '--json'],
-		timeoutMs: 120_000, sweep: false, onSpawn: spawned => { pid = spawned; },
+		deadlineMs: 120_000, sweep: false, onSpawn: spawned => { pid = spawned; },
 	});
 	const ledger = join(artifacts, 'ledger.jsonl');
 	for (let waited = 0; await ledgerLines(ledger) < 1 && waited < 60_000; waited += 20) await sleep(20);
@@ -53,7 +53,7 @@ t.test('an attempt killed with SIGKILL is recovered from its ledger and nothing 
 	for (let waited = 0; providers().length > 0 && waited < 5000; waited += 100) await sleep(100);
 	t.same(providers(), [], 'the orphaned scripted provider ended itself');
 
-	const recover = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--recover', artifacts, '--json'], timeoutMs: 60_000});
+	const recover = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--recover', artifacts, '--json'], deadlineMs: 60_000});
 	t.equal(recover.record.exit_code, 1, recover.stderr?.toString() ?? "");
 	const report = JSON.parse(await readFile(join(artifacts, 'report.json'), 'utf8'));
 	t.equal(report.completion, 'recovered');
@@ -63,6 +63,6 @@ t.test('an attempt killed with SIGKILL is recovered from its ledger and nothing 
 	t.ok(kept.every((task: {status: string}) => task.status === 'passed'), 'recorded tasks keep their passing verdicts');
 	t.ok(report.tasks.slice(kept.length).every((task: {status: string; reason: string}) => task.status === 'failed' && task.reason === 'unfinished'));
 	t.same(findMarked(attempt.process_marker).map(stat => stat.pid), [], 'no process of the attempt survives recovery');
-	const again = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--recover', artifacts], timeoutMs: 60_000});
+	const again = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--recover', artifacts], deadlineMs: 60_000});
 	t.equal(again.record.exit_code, 2, 'a finished report is never rebuilt');
 });

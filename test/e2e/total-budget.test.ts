@@ -70,7 +70,7 @@ t.test('attempt.json records the machine', async t => {
 	t.ok(machine.cpu_count > 0);
 	t.ok(machine.memory_bytes > 0);
 	t.match(machine.kernel.release, /\S/);
-	const findmnt = await runInGroup({argv: ['findmnt', '-n', '-o', 'FSTYPE', '--target', ran.dir], timeoutMs: 10_000});
+	const findmnt = await runInGroup({argv: ['findmnt', '-n', '-o', 'FSTYPE', '--target', ran.dir], deadlineMs: 10_000});
 	t.equal(machine.evidence_fs, findmnt.stdout?.toString().trim(), 'the evidence file system, as findmnt sees it');
 	t.match(machine.programs.git ?? '', /^git version /);
 	t.match(machine.programs.bash ?? '', /GNU bash/);

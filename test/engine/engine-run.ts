@@ -33,7 +33,7 @@ export async function runScripted(
 	t: Test,
 	server: ScriptedServer,
 	task: {id: string; prompt: string},
-	options: {harness?: RunAgentOptions['harness']; plugins?: LoadedPlugin[]; maxSteps?: number; timeoutMs?: number; workspace?: string; signal?: AbortSignal; onProcessGroup?: (pid: number) => void; composition?: RunAgentOptions['composition']} = {},
+	options: {harness?: RunAgentOptions['harness']; plugins?: LoadedPlugin[]; maxSteps?: number; deadlineMs?: number; workspace?: string; signal?: AbortSignal; onProcessGroup?: (pid: number) => void; composition?: RunAgentOptions['composition']} = {},
 ): Promise<EngineRun> {
 	const dir = await tempDir(t);
 	const workspace = options.workspace ?? dir;
@@ -45,7 +45,7 @@ export async function runScripted(
 		stateDir,
 		provider: {base_url: server.url, model: scriptedModel, api_key_env: null},
 		maxSteps: options.maxSteps ?? 30,
-		timeoutMs: options.timeoutMs ?? 60_000,
+		deadlineMs: options.deadlineMs ?? 60_000,
 		plugins: options.plugins ?? [],
 		signal: options.signal,
 		onProcessGroup: options.onProcessGroup,

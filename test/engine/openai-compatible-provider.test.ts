@@ -51,7 +51,7 @@ async function run(t: Test, url: string, options: {apiKeyEnv?: string} = {}): Pr
 		stateDir,
 		provider: {base_url: url, model: 'test-model', api_key_env: options.apiKeyEnv ?? keyVariable, reasoning_effort: 'low'},
 		maxSteps: 5,
-		timeoutMs: 20_000,
+		deadlineMs: 20_000,
 		plugins: [],
 	});
 	return {outcome, stateDir, workspace: dir};

@@ -106,12 +106,12 @@ export function requestsDuringAdvice(journals: Record<string, any>[][], adviceMs
 }
 
 /** Runs one task in this thread against `url` (an endpoint that needs no key), in a fresh temporary workspace. */
-export async function runTask(t: Test, url: string, options: {limiter?: ProviderLimiterShare; timeoutMs?: number; id?: string} = {}): Promise<ExecutionOutcome> {
+export async function runTask(t: Test, url: string, options: {limiter?: ProviderLimiterShare; deadlineMs?: number; id?: string} = {}): Promise<ExecutionOutcome> {
 	return (await runTaskRecorded(t, url, options)).outcome;
 }
 
 /** `runTask`, with the journal the task wrote. */
-export async function runTaskRecorded(t: Test, url: string, options: {limiter?: ProviderLimiterShare; timeoutMs?: number; id?: string} = {}): Promise<{outcome: ExecutionOutcome; journal: Record<string, any>[]}> {
+export async function runTaskRecorded(t: Test, url: string, options: {limiter?: ProviderLimiterShare; deadlineMs?: number; id?: string} = {}): Promise<{outcome: ExecutionOutcome; journal: Record<string, any>[]}> {
 	const dir = await tempDir(t);
 	const outcome = await runAgent({
 		task: {id: options.id ?? 'provider-task', prompt: 'Finish the task.'},
@@ -119,7 +119,7 @@ export async function runTaskRecorded(t: Test, url: string, options: {limiter?: 
 		stateDir: join(dir, 'state'),
 		provider: {base_url: url, model: 'test-model', api_key_env: null},
 		maxSteps: 5,
-		timeoutMs: options.timeoutMs ?? 20_000,
+		deadlineMs: options.deadlineMs ?? 20_000,
 		plugins: [],
 		limiter: options.limiter,
 	});

@@ -86,7 +86,7 @@ t.test('an answer whose body stalls past the request timeout is abandoned and re
 
 t.test('an endpoint that stays down past the deadline: a provider failure of the infrastructure, before the deadline', async t => {
 	const endpoint = await startEndpoint(t, (_arrival, response) => json(response, 503, overloaded));
-	const outcome = await runTask(t, endpoint.url, {timeoutMs: 2500});
+	const outcome = await runTask(t, endpoint.url, {deadlineMs: 2500});
 	t.same([outcome.status, outcome.reason, outcome.infrastructure], ['failed', 'provider', true]);
 	t.match(outcome.message, /stayed unavailable until the deadline.*HTTP 503/);
 	t.ok(endpoint.arrivals.length >= 3, `it was retried meanwhile (${endpoint.arrivals.length} requests)`);
@@ -101,7 +101,7 @@ t.test('an endpoint that refuses connections is retried, then the same infrastru
 			server.close(() => resolve(port));
 		});
 	});
-	const outcome = await runTask(t, `http://127.0.0.1:${port}/v1`, {timeoutMs: 2000});
+	const outcome = await runTask(t, `http://127.0.0.1:${port}/v1`, {deadlineMs: 2000});
 	t.same([outcome.status, outcome.reason, outcome.infrastructure], ['failed', 'provider', true]);
 	t.match(outcome.message, /ECONNREFUSED/);
 	t.ok(outcome.time!.retries >= 2);
@@ -110,7 +110,7 @@ t.test('an endpoint that refuses connections is retried, then the same infrastru
 
 t.test('a Retry-After longer than the time left fails at once, as an infrastructure failure', async t => {
 	const endpoint = await startEndpoint(t, (_arrival, response) => json(response, 429, {error: {message: 'slow down'}}, {'retry-after': '60'}));
-	const outcome = await runTask(t, endpoint.url, {timeoutMs: 5000});
+	const outcome = await runTask(t, endpoint.url, {deadlineMs: 5000});
 	t.same([outcome.status, outcome.reason, outcome.infrastructure, endpoint.arrivals.length], ['failed', 'provider', true, 1]);
 	t.ok(outcome.time!.wall_ms < 1000, 'no time is spent waiting for a turn that cannot come');
 });
@@ -139,7 +139,7 @@ t.test('400, 401, 403 and 404 fail at once, with their reason and a single reque
 
 t.test('a hanging endpoint still ends at the deadline with `timeout`, not as an infrastructure failure', async t => {
 	const endpoint = await startEndpoint(t, () => undefined);
-	const outcome = await runTask(t, endpoint.url, {timeoutMs: 800});
+	const outcome = await runTask(t, endpoint.url, {deadlineMs: 800});
 	t.same([outcome.status, outcome.reason, outcome.infrastructure, endpoint.arrivals.length], ['failed', 'timeout', false, 1]);
 });
 

@@ -16,7 +16,7 @@ t.test('a 429 storm at concurrency 8: one shared limiter backs every task off to
 	// 240 requests a minute is 4 a second: no window of one second may see more than 5 starts.
 	const limiter = createProviderLimiter({requests_per_minute: 240, max_connections: 4});
 	const deadlineMs = 30_000;
-	const runs = await Promise.all(Array.from({length: 8}, (_, index) => runTaskRecorded(t, endpoint.url, {limiter, timeoutMs: deadlineMs, id: `storm-${index}`})));
+	const runs = await Promise.all(Array.from({length: 8}, (_, index) => runTaskRecorded(t, endpoint.url, {limiter, deadlineMs, id: `storm-${index}`})));
 	const outcomes = runs.map(run => run.outcome);
 
 	t.same(outcomes.map(outcome => [outcome.status, outcome.reason]), Array(8).fill(['done', null]), 'every task passes');

@@ -5,7 +5,7 @@ import t from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
 import type {ReferenceScript} from '../../tasks/index.js';
 import {getTask} from '../../tasks/index.js';
-import {Deadline} from '../../engine/loop/deadline.js';
+import {Deadline} from '../../engine/deadline.js';
 import {executeTool} from '../../engine/tools/execute-tool.js';
 import {BackgroundJobs} from '../../engine/tools/run-command.js';
 import {runScripted, scriptedServer, tempDir} from './engine-run.js';
@@ -98,7 +98,7 @@ t.test('the step budget ends the loop as unfinished', async t => {
 t.test('the deadline reaches a running command, and its process group is reported and ended', async t => {
 	const groups: number[] = [];
 	const started = performance.now();
-	const run = await runScripted(t, server, tasks[1]!, {timeoutMs: 1500, onProcessGroup: pid => groups.push(pid)});
+	const run = await runScripted(t, server, tasks[1]!, {deadlineMs: 1500, onProcessGroup: pid => groups.push(pid)});
 	t.same([run.outcome.status, run.outcome.reason], ['failed', 'timeout']);
 	t.ok(performance.now() - started < 10_000, 'the 30 s command did not hold the loop');
 	t.equal(groups.length, 1, 'the command\'s process group was reported');

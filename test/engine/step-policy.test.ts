@@ -148,9 +148,9 @@ t.test('cancellation propagates through a policy whatever its error policy', asy
 	setTimeout(() => controller.abort(), 300);
 	const cancelled = await runScripted(t, server, task, {plugins: [await plugin('hang', {decide: hanging, on_error: 'continue'})], signal: controller.signal});
 	t.same([cancelled.outcome.status, cancelled.outcome.reason], ['failed', 'aborted']);
-	const timedOut = await runScripted(t, server, task, {plugins: [await plugin('hang', {decide: hanging, on_error: 'continue'})], timeoutMs: 500});
+	const timedOut = await runScripted(t, server, task, {plugins: [await plugin('hang', {decide: hanging, on_error: 'continue'})], deadlineMs: 500});
 	t.same([timedOut.outcome.status, timedOut.outcome.reason], ['failed', 'timeout']);
-	const aware = await runScripted(t, server, task, {timeoutMs: 500, plugins: [await plugin('aware', {on_error: 'continue', decide: () => new Promise((_resolve, reject) => setTimeout(() => reject(new Error('gave up')), 700))})]});
+	const aware = await runScripted(t, server, task, {deadlineMs: 500, plugins: [await plugin('aware', {on_error: 'continue', decide: () => new Promise((_resolve, reject) => setTimeout(() => reject(new Error('gave up')), 700))})]});
 	t.same([aware.outcome.status, aware.outcome.reason], ['failed', 'timeout'], 'a late rejection does not turn into continue');
 });
 

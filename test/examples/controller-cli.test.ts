@@ -11,7 +11,7 @@ checkNoLeaks(t);
 
 const command = new URL('../../cli/controller.js', import.meta.url).href;
 /** Runs `hlab controller ...args` through the command's registration, in a process of its own. */
-const hlabController = (...args: string[]) => runInGroup({argv: [process.execPath, join(fixtureDir, 'run-controller-cli.mjs'), command, 'controller', ...args], timeoutMs: 60_000});
+const hlabController = (...args: string[]) => runInGroup({argv: [process.execPath, join(fixtureDir, 'run-controller-cli.mjs'), command, 'controller', ...args], deadlineMs: 60_000});
 
 t.test('hlab controller build --out DIR writes the bundle and its identity, and prints the identity', async t => {
 	const dir = await scratch(t);

@@ -33,7 +33,7 @@ t.test('a file rewritten right after hashing, same size, same mtime, is hashed a
 async function digestInProcess(file: string, cacheHome: string): Promise<string> {
 	const module = pathToFileURL(join(installRoot, 'dist', 'files', 'file-digest.js')).href;
 	const script = `const {fileDigest} = await import(${JSON.stringify(module)}); process.stdout.write(await fileDigest(${JSON.stringify(file)}));`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, timeoutMs: 60_000});
+	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, deadlineMs: 60_000});
 	if (run.record.exit_code !== 0) throw new Error(run.stderr?.toString());
 	return run.stdout?.toString() ?? '';
 }

@@ -78,7 +78,7 @@ async function runAgainst(t: Test, url: string, harness: Harness | undefined): P
 		stateDir,
 		provider: {base_url: url, model: 'test-model', api_key_env: null},
 		maxSteps: 5,
-		timeoutMs: 20_000,
+		deadlineMs: 20_000,
 		plugins: [],
 		onProcessGroup: pid => groups.push(pid),
 	});

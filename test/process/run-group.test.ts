@@ -47,7 +47,7 @@ t.test('a missing executable is a spawn failure with its reason', async t => {
 
 t.test('bad options are refused before anything starts', async t => {
 	await t.rejects(runInGroup({argv: []}), /command is required/);
-	await t.rejects(runInGroup({argv: ['true'], timeoutMs: -1}), /non-negative/);
+	await t.rejects(runInGroup({argv: ['true'], deadlineMs: -1}), /non-negative/);
 });
 
 for (const containment of backends) {
@@ -66,7 +66,7 @@ for (const containment of backends) {
 		const started = performance.now();
 		const {record} = await runInGroup({
 			argv: sh(`trap '' TERM HUP; sh -c "trap '' TERM HUP; sleep 300" & sleep 300`),
-			timeoutMs: 300,
+			deadlineMs: 300,
 			graceMs,
 			containment,
 		});
@@ -80,7 +80,7 @@ for (const containment of backends) {
 	});
 
 	t.test(`${containment}: a parent that keeps spawning while it is stopped is ended with all its children`, async t => {
-		const {record} = await runInGroup({argv: sh(`trap '' TERM; while true; do sleep 300 & sleep 0.01; done`), timeoutMs: 300, graceMs: 300, containment});
+		const {record} = await runInGroup({argv: sh(`trap '' TERM; while true; do sleep 300 & sleep 0.01; done`), deadlineMs: 300, graceMs: 300, containment});
 		t.equal(record.failure, 'timeout');
 		t.same(record.survivors, []);
 	});

@@ -37,7 +37,7 @@ async function layout(t: Parameters<typeof tempDir>[0]): Promise<Layout> {
 }
 
 async function sh(place: Layout, script: string, sandboxed: boolean): Promise<{code: number | null; out: string}> {
-	const run = await runInGroup({argv: ['/bin/sh', '-c', script], cwd: place.workspace, timeoutMs: 20_000, ...(sandboxed ? {sandbox: place.sandbox} : {})});
+	const run = await runInGroup({argv: ['/bin/sh', '-c', script], cwd: place.workspace, deadlineMs: 20_000, ...(sandboxed ? {sandbox: place.sandbox} : {})});
 	return {code: run.record.exit_code, out: `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`};
 }
 

@@ -16,7 +16,7 @@ async function cruise(cwd: string): Promise<{code: number | null; out: string}> 
 	const run = await runInGroup({
 		argv: [depcruise, '--config', ruleFile, '--output-type', 'err', '.'],
 		cwd,
-		timeoutMs: 60_000,
+		deadlineMs: 60_000,
 		stdoutLimit: 1 << 20,
 		stderrLimit: 1 << 20,
 	});

@@ -11,7 +11,7 @@ const hlab = join(installRoot, 'bin', 'hlab.js');
 /** `hlab host-worker` given INPUT on stdin: its exit, its stderr and the packages it loaded, listed by a module hook on exit. */
 async function hostWorkerGiven(input: string): Promise<{exitCode: number | null; stderr: string; packages: string[]}> {
 	const hook = 'import {registerHooks} from "node:module"; const seen = []; registerHooks({load(url, context, next) { seen.push(url); return next(url, context); }}); process.on("exit", () => process.stderr.write("MODULES " + JSON.stringify(seen) + "\\n"));';
-	const run = await runInGroup({argv: [process.execPath, '--import', `data:text/javascript,${encodeURIComponent(hook)}`, hlab, 'host-worker'], input, timeoutMs: 60_000});
+	const run = await runInGroup({argv: [process.execPath, '--import', `data:text/javascript,${encodeURIComponent(hook)}`, hlab, 'host-worker'], input, deadlineMs: 60_000});
 	const lines = run.stderr!.toString().split('\n');
 	const list = lines.find(text => text.startsWith('MODULES '));
 	if (list === undefined) throw new Error(`no module list: ${run.stderr!.toString()}`);

@@ -44,7 +44,7 @@ t.test('the real host worker runs a built-in task with its own engine and names 
 t.test('a request that is not protocol v1 is refused with status 2 and no answer', async t => {
 	const root = await mkdtemp(join(tmpdir(), 'hlab-host-worker-'));
 	const {runInGroup} = await import('../../process/index.js');
-	const run = await runInGroup({argv: [entry, 'host-worker'], input: JSON.stringify({version: 2, kind: 'task'}), env, cwd: root, timeoutMs: 60_000});
+	const run = await runInGroup({argv: [entry, 'host-worker'], input: JSON.stringify({version: 2, kind: 'task'}), env, cwd: root, deadlineMs: 60_000});
 	t.equal(run.record.exit_code, 2);
 	t.equal(run.stdout?.toString(), '');
 	t.match(run.stderr?.toString(), /not a host-worker v1 request/);

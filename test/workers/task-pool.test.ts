@@ -5,7 +5,8 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t, {type Test} from 'tap';
 import {compileCandidate, type CandidateSnapshot} from '../../engine/index.js';
-import {settleGraceMs, TaskPool, type PoolRun} from '../../workers/task-pool.js';
+import {TaskPool, type PoolRun} from '../../workers/task-pool.js';
+import {graceMs} from '../../process/grace.js';
 import {isRunning, readStat} from '../../process/proc-table.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {tempDir} from '../temp-dir.js';
@@ -112,8 +113,8 @@ function runner(t: Test, pool: TaskPool, server: Stub, candidate: CandidateSnaps
 		await mkdir(workspace);
 		return pool.run({
 			task: {id, prompt: `task:${id} ${prompt}`}, workspace, stateDir: join(dir, 'state'),
-			provider: {base_url: server.url, model: 'stub', api_key_env: null}, maxSteps: 5, timeoutMs, candidate,
-		}, {deadlineMs: timeoutMs, signal});
+			provider: {base_url: server.url, model: 'stub', api_key_env: null}, maxSteps: 5, deadlineMs: timeoutMs, candidate,
+		}, {signal});
 	};
 }
 
@@ -145,7 +146,7 @@ t.test('a task past its deadline ends as timeout in its thread, and the tasks be
 	const [late, first, second] = await Promise.all([run('late', 'hang', 1000), run('first', 'delay=2500'), run('second', 'delay=2500')]);
 	t.equal(late.kind, 'result', 'the late task answered by itself');
 	t.match(outcomeOf(late), {status: 'failed', reason: 'timeout'});
-	t.ok(late.wall_ms < 1000 + settleGraceMs, `it ended within its grace (${Math.round(late.wall_ms)} ms)`);
+	t.ok(late.wall_ms < 1000 + graceMs, `it ended within its grace (${Math.round(late.wall_ms)} ms)`);
 	t.equal(outcomeOf(first)?.status, 'done');
 	t.equal(outcomeOf(second)?.status, 'done');
 	const after = await run('after', 'delay=0');
@@ -166,7 +167,7 @@ t.test('a candidate that spins forever has its thread ended at its own deadline:
 	const mate = await io;
 	t.equal(spin.kind, 'deadline');
 	t.match(spin, {message: /did not yield within \d+ ms after its deadline; its worker thread was ended/});
-	t.ok(spin.wall_ms >= 5000 + settleGraceMs, 'the thread was ended only after the grace');
+	t.ok(spin.wall_ms >= 5000 + graceMs, 'the thread was ended only after the grace');
 	t.equal(mate.kind, 'crash');
 	t.match(mate, {message: /the code of task spin, running beside it, did not yield/});
 	t.equal(mate.thread, spin.thread, 'both ran on the ended thread');

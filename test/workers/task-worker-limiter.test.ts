@@ -28,7 +28,7 @@ t.test('a 429 storm across 4 worker threads: the limiter in one SharedArrayBuffe
 				stateDir: join(dir, `state-${index}`),
 				provider: {base_url: url, model: 'test-model', api_key_env: null},
 				maxSteps: 5,
-				timeoutMs: 30_000,
+				deadlineMs: 30_000,
 				limiter: share,
 				candidate: null,
 				taskMarker: `HLAB_TEST_TASK_${index}`,

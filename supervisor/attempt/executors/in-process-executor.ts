@@ -29,12 +29,12 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 				stateDir: job.paths.state,
 				provider: job.provider,
 				maxSteps: job.maxSteps,
-				timeoutMs: job.timeoutMs,
+				deadlineMs: job.timeoutMs,
 				candidate,
 				...(limiter === null ? {} : {limiter}),
 				// A cartridge case brings its own Harness and tools; otherwise the attempt's Harness, when it has one.
 				...(job.agent !== undefined ? {harness: job.agent.harness, cartridge: job.agent.cartridge} : harness === null ? {} : {harness}),
-			}, {deadlineMs: job.timeoutMs, signal: job.signal});
+			}, {signal: job.signal});
 			return {...poolExecution(run), wall_ms: run.wall_ms, evidence: {}};
 		},
 		async close() {

@@ -1,5 +1,6 @@
 import {z} from 'zod';
-import {ExecutionOutcome, FailureReason, Usage} from '../../../engine/outcome.js';
+import {ExecutionOutcome, Usage} from '../../../engine/outcome.js';
+import {TaskFailureReason} from '../task-core/task-reasons.js';
 import {Grade} from '../../../tasks/task-definition.js';
 import {ReportTotals} from '../../../controller-protocol/index.js';
 import {Containment, LeakAudit, LeakedProcess} from '../../../process/index.js';
@@ -12,7 +13,7 @@ export const TaskResult = z.object({
 	index: z.number().int().nonnegative(),
 	task_id: z.string(),
 	status: z.enum(['passed', 'failed']),
-	reason: FailureReason.nullable(),
+	reason: TaskFailureReason.nullable(),
 	message: z.string().nullable(),
 	grade: Grade.nullable(),
 	outcome: ExecutionOutcome.nullable(),

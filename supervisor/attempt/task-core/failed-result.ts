@@ -1,9 +1,9 @@
 import {z} from 'zod';
-import {FailureReason} from '../../../engine/outcome.js';
+import {TaskFailureReason} from './task-reasons.js';
 import type {TaskResult} from '../report/report-schema.js';
 
 /** Why a task (or the whole denominator) failed: a class callers branch on and a sentence for people. */
-export const TaskFailure = z.object({reason: FailureReason, message: z.string()});
+export const TaskFailure = z.object({reason: TaskFailureReason, message: z.string()});
 export type TaskFailure = z.infer<typeof TaskFailure>;
 
 /** What a failed task did get to do before it failed; everything else stays unknown. */

@@ -1,5 +1,5 @@
 import {mkdir} from 'node:fs/promises';
-import {EngineError, failedBeforeStart, type ExecutionOutcome, type ResolvedProvider} from '../../../engine/index.js';
+import {EngineError, EngineFailureReason, failedBeforeStart, type ExecutionOutcome, type ResolvedProvider} from '../../../engine/index.js';
 import type {Grade} from '../../../tasks/index.js';
 import type {AttemptTask} from './attempt-task.js';
 import {setUpTask, unfinishedOf} from './execute-task.js';
@@ -67,5 +67,7 @@ function jobOf(turn: StandaloneTurn, provider: ResolvedProvider): Parameters<Tas
 function outcomeOf(before: TaskFailure | null, run: Execution | null): ExecutionOutcome {
 	if (run?.outcome) return run.outcome;
 	const failure = before ?? (run === null ? null : unfinishedOf(run)) ?? {reason: 'crash', message: 'the execution gave no outcome'};
-	return failedBeforeStart(new EngineError(failure.reason, failure.message));
+	const engine = EngineFailureReason.safeParse(failure.reason);
+	// An outcome carries only the engine's reasons; a supervisor reason is kept in the message, never dropped.
+	return failedBeforeStart(engine.success ? new EngineError(engine.data, failure.message) : new EngineError('crash', `${failure.reason}: ${failure.message}`));
 }

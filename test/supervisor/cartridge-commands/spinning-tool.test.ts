@@ -35,7 +35,7 @@ t.test('SIGTERM mid-spin ends hlab cartridge eval within a few seconds: the main
 	const out = join(await tempDir(t, 'hlab-runs-'), 'runs');
 	let pid = 0;
 	const bin = join(import.meta.dirname, '../../../../bin/hlab.js');
-	const ended = runInGroup({argv: [process.execPath, bin, 'cartridge', 'eval', cartridge, '--out', out, '--responses', reportResponses], timeoutMs: 120_000, onSpawn: spawned => (pid = spawned)});
+	const ended = runInGroup({argv: [process.execPath, bin, 'cartridge', 'eval', cartridge, '--out', out, '--responses', reportResponses], deadlineMs: 120_000, onSpawn: spawned => (pid = spawned)});
 	const spinning = join(out, 'cases', 'profit_math', 'workspace', 'spinning');
 	for (let waited = 0; !existsSync(spinning) && waited < 60_000; waited += 20) await sleep(20);
 	t.ok(existsSync(spinning), 'the tool is spinning');

@@ -47,7 +47,7 @@ t.test('a pinned file replaced by a FIFO is reported, not waited on', async t =>
 	await writeFile(data, 'bytes');
 	const identity = await pinIdentity([process.execPath], [data]);
 	await rm(data);
-	t.equal((await runInGroup({argv: ['mkfifo', data], timeoutMs: 10_000})).record.exit_code, 0);
+	t.equal((await runInGroup({argv: ['mkfifo', data], deadlineMs: 10_000})).record.exit_code, 0);
 	t.match(await verifyIdentityFiles(identity), [{file: data, reason: 'missing_file', message: /not a regular file/}]);
 	await t.rejects(pinIdentity([process.execPath], [data]), {code: 'ENOTREG'});
 });

@@ -18,7 +18,7 @@ async function runAll(session: HostSession, root: string, ids: string[], deadlin
 	for (const [index, id] of ids.entries()) {
 		const workspace = join(root, 'work', id);
 		await mkdir(workspace, {recursive: true});
-		runs.push(await runHostTask(session, {index, task: {id, prompt: `do ${id}`}, workspace, stateDir: join(root, 'state', id), provider, maxSteps: 4, deadlineMs, slackMs: 300}));
+		runs.push(await runHostTask(session, {index, task: {id, prompt: `do ${id}`}, workspace, stateDir: join(root, 'state', id), provider, maxSteps: 4, deadlineMs, graceMs: 300}));
 	}
 	return runs;
 }

@@ -102,7 +102,7 @@ t.test('the built-in scorer holds each kind of deciding file and leaves the CLI 
 async function graphInNewProcess(t: Test, root: string, cache: string, entry: string): Promise<string[]> {
 	const module = join(installRoot, 'dist', 'supervisor', 'plan', 'module-graph.js');
 	const script = `const {digestModuleGraph} = await import(${JSON.stringify(module)}); console.log(JSON.stringify(Object.keys(await digestModuleGraph(${JSON.stringify(root)}, [${JSON.stringify(entry)}]))));`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cache}, timeoutMs: 60_000});
+	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cache}, deadlineMs: 60_000});
 	t.equal(run.record.exit_code, 0, run.stderr?.toString() ?? '');
 	return JSON.parse(run.stdout?.toString() ?? 'null') as string[];
 }

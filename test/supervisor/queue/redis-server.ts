@@ -33,7 +33,7 @@ export async function startRedis(t: Test, extra: string[] = []): Promise<RedisSe
 	const stopping = new AbortController();
 	const running: Promise<GroupRun> = runInGroup({
 		argv: ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', ...extra],
-		signal: stopping.signal, timeoutMs: null, trackDescendants: false,
+		signal: stopping.signal, deadlineMs: null, trackDescendants: false,
 	});
 	const clients: Redis[] = [];
 	const url = `redis://127.0.0.1:${port}`;

@@ -27,7 +27,7 @@ t.test('build-host makes a self-contained host whose digest covers every file an
 	const check = await verifyBuild(out);
 	t.same(check.problems, []);
 	t.equal(check.digest, record.digest);
-	const help = await runInGroup({argv: [join(out, 'hlab'), '--help'], cwd: tmpdir(), timeoutMs: 60_000});
+	const help = await runInGroup({argv: [join(out, 'hlab'), '--help'], cwd: tmpdir(), deadlineMs: 60_000});
 	t.equal(help.record.exit_code, 0, 'the built host runs from anywhere');
 
 	t.test('a changed file of the build changes its identity', async t => {

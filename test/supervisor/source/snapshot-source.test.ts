@@ -46,7 +46,7 @@ t.test('a snapshot holds the commit, the complete patch and every untracked, not
 		await mkdir(unpacked);
 		await tar.extract({file: out, cwd: unpacked});
 		await git(tree, ['apply', '--binary', join(unpacked, 'head.diff')]);
-		const copy = await runInGroup({argv: ['cp', '-a', `${join(unpacked, 'untracked')}/.`, tree], timeoutMs: 30_000});
+		const copy = await runInGroup({argv: ['cp', '-a', `${join(unpacked, 'untracked')}/.`, tree], deadlineMs: 30_000});
 		t.equal(copy.record.exit_code, 0);
 		const restored = await readCheckoutState(tree);
 		t.equal(restored.source_digest, manifest.source_digest, 'same commit, patch and untracked files');

@@ -19,7 +19,7 @@ const quote = (text: string): string => `'${text.replaceAll('\'', '\'\\\'\'')}'`
 
 /** Runs a shell command line under util-linux `script`, whose pseudo-terminal is the command's stdout and stderr. */
 async function onTerminal(commandLine: string): Promise<string> {
-	const run = await runInGroup({argv: ['script', '-qfec', commandLine, '/dev/null'], timeoutMs: 180_000, env: {COLUMNS: '200'}});
+	const run = await runInGroup({argv: ['script', '-qfec', commandLine, '/dev/null'], deadlineMs: 180_000, env: {COLUMNS: '200'}});
 	if (run.record.exit_code !== 0) throw new Error(`script ended with ${run.record.exit_code}: ${run.stdout?.toString() ?? ''}`);
 	return run.stdout!.toString();
 }
@@ -50,7 +50,7 @@ t.test('on a terminal the display redraws while the slow task runs', async t => 
 t.test('off a terminal the progress is one plain line per finished task', async t => {
 	const dir = await scratch(t);
 	const plan = await freeze({dir, tasks, maxSteps});
-	const run = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', join(dir, 'plain')], timeoutMs: 180_000});
+	const run = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', join(dir, 'plain')], deadlineMs: 180_000});
 	t.equal(run.record.exit_code, 0);
 	const lines = run.stderr!.toString().trim().split('\n');
 	t.same(lines.map(line => line.replace(/ \d+\.\ds$/, ' <s>')), ['[1/2] sales_report: passed <s>', '[2/2] background_job_poll: passed <s>']);

@@ -1,8 +1,9 @@
-import {EngineError} from '../engine-error.js';
+import {EngineError} from './engine-error.js';
 
 /**
- * The execution's time limit and cancellation as one signal: it aborts at the deadline (reason `timeout`)
- * or when the caller's signal aborts (reason `aborted`). Tools and plugins receive it and the time left.
+ * The soft deadline: the execution's time limit and cancellation as one signal, kept by the engine itself (the run
+ * loop stops cooperatively). It aborts at the deadline (reason `timeout`) or when the caller's signal aborts (reason
+ * `aborted`). Tools and plugins receive it and the time left. The hard deadline is outside: `process/grace.ts`.
  */
 export class Deadline {
 	readonly signal: AbortSignal;
@@ -12,9 +13,9 @@ export class Deadline {
 	private ended: EngineError | null = null;
 	private readonly onParentAbort = (): void => this.end(new EngineError('aborted', 'the execution was cancelled'));
 
-	constructor(readonly timeoutMs: number, private readonly parent?: AbortSignal) {
+	constructor(readonly deadlineMs: number, private readonly parent?: AbortSignal) {
 		this.signal = this.controller.signal;
-		this.timer = setTimeout(() => this.end(new EngineError('timeout', `the deadline of ${timeoutMs} ms was reached`)), timeoutMs);
+		this.timer = setTimeout(() => this.end(new EngineError('timeout', `the deadline of ${deadlineMs} ms was reached`)), deadlineMs);
 		if (parent?.aborted) this.onParentAbort();
 		else parent?.addEventListener('abort', this.onParentAbort, {once: true});
 	}
@@ -24,7 +25,7 @@ export class Deadline {
 	}
 
 	remainingMs(): number {
-		return Math.max(0, this.timeoutMs - this.elapsedMs());
+		return Math.max(0, this.deadlineMs - this.elapsedMs());
 	}
 
 	/** The error that ended the execution, or null while it runs. */
