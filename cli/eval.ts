@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {Command} from 'commander';
 import {runAttempt, type AttemptOptions} from '../supervisor/attempt/index.js';
-import {drainAttemptQueue, openRedisLink, queueExecutor, readQueueRecord} from '../supervisor/queue/index.js';
+import {drainAttemptQueue, openRedisLink, queuePlacement, readQueueRecord} from '../supervisor/queue/index.js';
 import {recoverAttempt} from '../supervisor/attempt/index.js';
 import {recoverySummary, reportSummary} from '../supervisor/attempt/index.js';
 import {writeReport} from '../supervisor/report/index.js';
@@ -45,7 +45,7 @@ interface EvalFlags extends ProviderFlags, LimitFlags {
 	html?: string | false;
 	recover?: string;
 	queue?: string;
-	workerLock?: string;
+	nodeLock?: string;
 	evidenceLimit?: string;
 	list?: boolean;
 	json?: boolean;
@@ -82,8 +82,8 @@ export function registerEval(program: Command): void {
 		.option('--html <file>', 'with --decision-output: write the comparison page here (default: beside the decision, .html)', absolutePath)
 		.option('--no-html', 'with --decision-output: write no comparison page')
 		.option('--recover <dir>', 'rebuild the report of an attempt that ended without one', absolutePath)
-		.option('--queue <url>', 'with --plan: run the tasks on `hlab worker` processes through this Redis (redis://HOST:PORT[/DB], rediss://, redis://:PASSWORD@...); with --recover: drain the attempt\'s queue there')
-		.option('--worker-lock <duration>', 'with --queue: how long a worker may go without renewing its lock on a task before the task fails as worker_lost', '30s')
+		.option('--queue <url>', 'with --plan: run the tasks on `hlab queue-node` processes through this Redis (redis://HOST:PORT[/DB], rediss://, redis://:PASSWORD@...); with --recover: drain the attempt\'s queue there')
+		.option('--node-lock <duration>', 'with --queue: how long a queue node may go without renewing its lock on a task before the task fails as worker_lost', '30s')
 		.option('--evidence-limit <bytes>', 'with --queue: the largest exported evidence one task may send back; a larger one fails the task (evidence_limit)', '64MiB')
 		.option('--list', 'print the tasks a selection resolves to')
 		.option('--json', 'print one JSON document instead of the summary')
@@ -101,7 +101,7 @@ async function dispatch(flags: EvalFlags): Promise<number> {
 	if (flags.hypothesis !== undefined && flags.hypothesis.trim() === '') throw new UsageError('--hypothesis needs a text');
 	if ((flags.cartridge !== undefined || flags.responses !== undefined) && modes[0] !== 'freeze') throw new UsageError('--cartridge and --responses are frozen into a plan: give them with --freeze');
 	if (flags.candidateCartridge !== undefined && modes[0] !== 'plan') throw new UsageError('--candidate-cartridge runs an attempt: give it with --plan');
-	if (flags.queue !== undefined && modes[0] !== 'plan' && modes[0] !== 'recover') throw new UsageError('--queue runs an attempt on workers (with --plan) or drains a crashed one\'s queue (with --recover)');
+	if (flags.queue !== undefined && modes[0] !== 'plan' && modes[0] !== 'recover') throw new UsageError('--queue runs an attempt on queue nodes (with --plan) or drains a crashed one\'s queue (with --recover)');
 	switch (modes[0]!) {
 		case 'list': return list(flags);
 		case 'freeze': return freeze(flags);
@@ -179,7 +179,7 @@ async function run(flags: EvalFlags): Promise<number> {
 	const side = sideOf(flags);
 	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
 	const interrupt = new AbortController();
-	const remoteExecutor = flags.queue === undefined ? undefined : await queueOf(flags, interrupt);
+	const remotePlacement = flags.queue === undefined ? undefined : await queueOf(flags, interrupt);
 	const onSignal = (): void => interrupt.abort();
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
@@ -188,7 +188,7 @@ async function run(flags: EvalFlags): Promise<number> {
 			planPath: flags.plan!, artifacts: flags.artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
 			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
-			...(remoteExecutor === undefined ? {} : {remoteExecutor}),
+			...(remotePlacement === undefined ? {} : {remotePlacement}),
 		});
 		print(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
 		return report.passed ? okExit : failedExit;
@@ -198,14 +198,14 @@ async function run(flags: EvalFlags): Promise<number> {
 	}
 }
 
-/** The queue executor, once Redis answers (a one-line error otherwise); a Redis lost mid-attempt interrupts it. */
-async function queueOf(flags: EvalFlags, interrupt: AbortController): Promise<AttemptOptions['remoteExecutor']> {
-	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined) throw new UsageError('--queue runs the plan\'s own harness on workers; --candidate, --candidate-host and --candidate-cartridge are not carried to workers yet');
-	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each worker sets its own --concurrency');
-	const lockMs = positiveDuration(flags.workerLock!, '--worker-lock');
+/** The queue placement, once Redis answers (a one-line error otherwise); a Redis lost mid-attempt interrupts it. */
+async function queueOf(flags: EvalFlags, interrupt: AbortController): Promise<AttemptOptions['remotePlacement']> {
+	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined) throw new UsageError('--queue runs the plan\'s own harness on queue nodes; --candidate, --candidate-host and --candidate-cartridge are not carried to queue nodes yet');
+	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each queue node sets its own --parallel-tasks and --threads');
+	const lockMs = positiveDuration(flags.nodeLock!, '--node-lock');
 	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit!, '--evidence-limit');
 	const link = await openRedisLink(flags.queue!);
-	return queueExecutor(link, {
+	return queuePlacement(link, {
 		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true,
 		onLost: why => {
 			process.stderr.write(`hlab: ${why}; the attempt ends as interrupted\n`);

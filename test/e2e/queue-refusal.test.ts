@@ -20,10 +20,10 @@ t.test('a worker from a changed installation refuses the attempt, listing every 
 	const grader = builtinTasks.find(task => task.id === 'json_config_migration')!.sourceFiles().find(path => /grad|task\.ts$/.test(path))!;
 	const name = relative(installRoot, grader);
 	await appendFile(join(changedCopy, name), '\n// an edit after freezing\n');
-	const changed = await startHlab(t, changedCopy, ['worker', '--queue', redis.url, '--name', 'changed']);
+	const changed = await startHlab(t, changedCopy, ['queue-node', '--queue', redis.url, '--name', 'changed']);
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', redis.url, '--json']);
 	await waitFor('the refusal', () => changed.stderr().includes('refused attempt'));
-	const good = await startHlab(t, await copyInstallation(join(dir, 'good')), ['worker', '--queue', redis.url, '--name', 'good']);
+	const good = await startHlab(t, await copyInstallation(join(dir, 'good')), ['queue-node', '--queue', redis.url, '--name', 'good']);
 	const run = await coordinator.ended;
 	t.equal(run.record.exit_code, 0, coordinator.stderr());
 	t.match(changed.stderr(), `task sources: ${name} changed`);

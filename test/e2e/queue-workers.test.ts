@@ -34,7 +34,7 @@ t.test('two workers, each from its own copy of the installation, give the report
 	const t0 = performance.now();
 	const local = await attempt(plan, join(dir, 'local'));
 	t.comment(`local attempt ${Math.round(performance.now() - t0)} ms`);
-	const workers = await Promise.all(['w1', 'w2'].map(async name => startHlab(t, await copyInstallation(join(dir, name)), ['worker', '--queue', redis.url, '--name', name])));
+	const workers = await Promise.all(['w1', 'w2'].map(async name => startHlab(t, await copyInstallation(join(dir, name)), ['queue-node', '--queue', redis.url, '--name', name])));
 	t.comment(`copies and workers started ${Math.round(performance.now() - t0)} ms`);
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', redis.url, '--json']);
 	const run = await coordinator.ended;

@@ -7,7 +7,7 @@ import type {Logger} from 'pino';
 import type {AttemptOptions} from '../attempt/index.js';
 import {failedResult, type TaskFailure} from '../attempt/index.js';
 import type {Plan} from '../plan/plan-schema.js';
-import type {RecordedTask, TaskExecutor, TaskTurn} from '../attempt/index.js';
+import type {RecordedTask, RemotePlacement, TaskTurn} from '../attempt/index.js';
 import {publishAttempt, queueNameOf, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
 import {writeEvidence} from './evidence-transfer.js';
 import {writeQueueRecord} from './queue-record.js';
@@ -17,12 +17,12 @@ import {TaskJobReturn, type TaskJobData} from './task-message.js';
 export interface QueueSettings {
 	/** A task's exported evidence larger than this fails it with `evidence_limit`. */
 	evidenceLimitBytes: number;
-	/** A worker's lock on a task; unrenewed this long (the worker died), the task fails as `worker_lost`. */
+	/** A queue node's lock on a task; unrenewed this long (the node died), the task fails as `node_lost`. */
 	lockMs: number;
 	keepWorkspace: boolean;
 	/** Called once when Redis is lost mid-attempt: the attempt ends interrupted. */
 	onLost(why: string): void;
-	/** Where worker refusals are said as they arrive (stderr). */
+	/** Where queue nodes' refusals are said as they arrive (stderr). */
 	say(line: string): void;
 }
 
@@ -30,12 +30,12 @@ export interface QueueSettings {
 type JobEnd = {kind: 'completed'} | {kind: 'failed'; reason: string} | {kind: 'stalled'} | {kind: 'lost'; why: string};
 
 /**
- * The coordinator's executor: each task becomes one job on the attempt's own queue, added only when a lane is free
- * (so no more than the frozen concurrency is ever queued or running across all workers), in frozen order. A worker
- * runs it whole and returns its result and evidence, which are written here as a local attempt writes them. A job
- * whose worker stops renewing its lock is found by BullMQ's stalled-job check and failed as `worker_lost`, never retried.
+ * The coordinator's placement: each whole turn becomes one job on the attempt's own queue, added only when a lane is
+ * free (so no more than the frozen concurrency is ever queued or running across all queue nodes), in frozen order. A
+ * node runs it whole and returns its result and evidence, which are written here as a local attempt writes them. A job
+ * whose node stops renewing its lock is found by BullMQ's stalled-job check and failed as `worker_lost` (a reason reports already hold), never retried.
  */
-export function queueExecutor(link: RedisLink, settings: QueueSettings): NonNullable<AttemptOptions['remoteExecutor']> {
+export function queuePlacement(link: RedisLink, settings: QueueSettings): NonNullable<AttemptOptions['remotePlacement']> {
 	return attempt => new QueueCoordinator(link, settings, attempt);
 }
 
@@ -45,9 +45,11 @@ const lostCloseMs = 2000;
 /** BullMQ refuses integer job ids. */
 const jobIdOf = (index: number): string => `task-${index}`;
 
-class QueueCoordinator implements TaskExecutor {
+class QueueCoordinator implements RemotePlacement {
+	readonly kind = 'queue' as const;
+	/** Queue nodes execute the turns in their worker threads. */
 	readonly timing = 'in-process' as const;
-	readonly threads = null;
+	readonly queue: RemotePlacement['queue'];
 	readonly #name: string;
 	readonly #clients: Redis[] = [];
 	readonly #waiting = new Map<string, (end: JobEnd) => void>();
@@ -62,6 +64,7 @@ class QueueCoordinator implements TaskExecutor {
 
 	constructor(readonly link: RedisLink, readonly settings: QueueSettings, readonly attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) {
 		this.#name = queueNameOf(attempt.attemptId);
+		this.queue = {name: this.#name, redis: link.bare};
 	}
 
 	async start(): Promise<void> {
@@ -117,12 +120,8 @@ class QueueCoordinator implements TaskExecutor {
 		resolve?.(end);
 	}
 
-	execute(): never {
-		throw new Error('the queue executor runs whole tasks (runWhole), not executions');
-	}
-
 	async runWhole(turn: TaskTurn): Promise<RecordedTask> {
-		if (this.#queue === null) throw new Error('the queue executor was not started');
+		if (this.#queue === null) throw new Error('the queue placement was not started');
 		const jobId = jobIdOf(turn.index);
 		const ended = new Promise<JobEnd>(resolve => this.#waiting.set(jobId, resolve));
 		if (this.#lost !== null) this.#end(jobId, {kind: 'lost', why: this.#lost});
