@@ -60,9 +60,10 @@ async function said(control: Redis, manifest: AttemptManifest, me: QueueNodeIden
 		me.say(`refused attempt ${manifest.attempt_id} (${differences.length} difference${differences.length === 1 ? '' : 's'}):\n  ${differences.join('\n  ')}`);
 		return 'refused';
 	}
-	const unattributed = served.leaks.leaked.filter(leak => leak.task_index === null);
-	if (unattributed.length > 0) me.say(`attempt ${manifest.attempt_id}: ended ${unattributed.length} process(es) no one task left: ${unattributed.map(leak => leak.pid).join(', ')}`);
-	for (const problem of served.problems) me.say(`attempt ${manifest.attempt_id}: ${problem}`);
+	const {leaked, backend} = served.leaks;
+	const unattributed = leaked.filter(leak => leak.task_index === null).map(leak => leak.pid);
+	me.say(`attempt ${manifest.attempt_id}: final leak audit [${backend}]: ${leaked.length} process(es) outlived their task or the attempt${unattributed.length === 0 ? '' : ` (no one task left ${unattributed.join(', ')})`}`);
+	for (const problem of served.problems) me.say(`attempt ${manifest.attempt_id}: problem: ${problem}`);
 	return 'served';
 }
 

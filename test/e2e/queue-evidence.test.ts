@@ -13,8 +13,8 @@ const tasks = ['json_config_migration', 'answer_from_prompt'];
 
 /** What only a queued attempt has: the record of its queue (the placement's own file). */
 const placementFiles = new Set(['queue.json']);
-/** Keys whose values differ by placement: where the turns ran, and the threads the coordinator did not start. */
-const placementKeys = new Set(['placement', 'queue', 'threads']);
+/** Keys that differ by placement (where the turns ran, the threads the coordinator did not start), and the command line. */
+const placementKeys = new Set(['placement', 'queue', 'threads', 'argv']);
 /** The coordinator's log says other things than a local attempt's: its presence is compared, not its lines. */
 const freeText = new Set(['log.jsonl']);
 
@@ -24,11 +24,13 @@ async function filesOf(dir: string): Promise<string[]> {
 }
 
 /** A JSON value's structure: keys and the kind of each value, never the value (timings, ids, pids and paths differ). */
-function shapeOf(value: unknown, key: string | null = null): unknown {
-	if (key !== null && placementKeys.has(key)) return 'placement';
+function shapeOf(value: unknown): unknown {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return value.map(item => shapeOf(item));
-	if (typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([name, item]) => [name, shapeOf(item, name)]));
+	if (typeof value === 'object') {
+		const kept = Object.entries(value).filter(([name]) => !placementKeys.has(name)).sort(([a], [b]) => a.localeCompare(b));
+		return Object.fromEntries(kept.map(([name, item]) => [name, shapeOf(item)]));
+	}
 	return typeof value;
 }
 
@@ -73,6 +75,8 @@ t.test('a plan run through one queue node leaves the evidence tree a local attem
 	t.ok(Object.keys(queuedTree).includes('attempt.json'), 'the attempt record among them');
 	for (const file of Object.keys(localTree)) t.same(queuedTree[file], localTree[file], `${file}: the same structure`);
 	await waitFor('the node to leave the finished attempt', () => node.stderr().includes('done with attempt'), 30_000);
-	t.notMatch(node.stderr(), /refused|problem|no one task left/, 'the node\'s final audit found nothing');
-	t.equal((await node.stop()).record.exit_code, 0, node.stderr());
+	t.match(node.stderr(), /final leak audit \[\w+\]: 0 process\(es\) outlived/, 'the node ran the final leak audit, which found nothing');
+	t.notMatch(node.stderr(), /refused|problem/);
+	// How a node stops is queue-worker-stop.test.ts's concern; stopped here so that nothing of it outlives the test.
+	await node.stop();
 });
