@@ -80,7 +80,7 @@ class QueueCoordinator implements RemotePlacement {
 		this.#events = events;
 		this.#queue = new Queue(this.#name, {connection: this.#client(false), streams: {events: {maxLen: 1000}}});
 		this.#queue.on('error', () => undefined);
-		// The coordinator checks for stalled jobs itself: a lone worker that died cannot report its own death.
+		// The coordinator checks for stalled jobs itself: a lone queue node that died cannot report its own death.
 		this.#checker = new Worker(this.#name, null, {connection: this.#client(true), autorun: false, maxStalledCount: 0, stalledInterval: this.settings.lockMs, lockDuration: this.settings.lockMs});
 		this.#checker.on('error', () => undefined);
 		await this.#checker.startStalledCheckTimer();
@@ -141,21 +141,21 @@ class QueueCoordinator implements RemotePlacement {
 		if (end.kind === 'failed') return this.#failed(turn, {reason: 'crash', message: `the job failed: ${end.reason}`});
 		const parsed = TaskJobReturn.safeParse(job?.returnvalue);
 		await job?.remove().catch(() => undefined);
-		if (!parsed.success) return this.#failed(turn, {reason: 'crash', message: `the worker's answer could not be read: ${parsed.error.message.slice(0, 200)}`});
+		if (!parsed.success) return this.#failed(turn, {reason: 'crash', message: `the queue node's answer could not be read: ${parsed.error.message.slice(0, 200)}`});
 		return this.#accept(turn, parsed.data);
 	}
 
-	/** The worker's result for the task asked, its files written into the task folder, result.json last. */
+	/** The queue node's result for the task asked, its files written into the task folder, result.json last. */
 	async #accept(turn: TaskTurn, answer: TaskJobReturn): Promise<RecordedTask> {
 		const {result} = answer;
-		if (result.index !== turn.index || result.task_id !== turn.id) return this.#failed(turn, {reason: 'crash', message: `worker ${answer.worker} answered for task ${result.index} ${result.task_id}`});
+		if (result.index !== turn.index || result.task_id !== turn.id) return this.#failed(turn, {reason: 'crash', message: `queue node ${answer.worker} answered for task ${result.index} ${result.task_id}`});
 		try {
 			await writeEvidence(turn.paths.dir, answer.files, result);
 		} catch (error) {
-			const message = `the evidence from worker ${answer.worker} could not be written: ${(error as Error).message}`;
+			const message = `the evidence from queue node ${answer.worker} could not be written: ${(error as Error).message}`;
 			return {result: {...result, status: 'failed', reason: 'export', message}, problem: `task ${turn.id}: ${message}`};
 		}
-		turn.log.info({worker: answer.worker}, 'task answered by a queue worker');
+		turn.log.info({worker: answer.worker}, 'task answered by a queue node');
 		return {result, problem: answer.problem};
 	}
 
@@ -170,12 +170,12 @@ class QueueCoordinator implements RemotePlacement {
 		const refusals = await readRefusals(this.#control, this.attempt.attemptId, this.#refusalsSeen).catch(() => []);
 		this.#refusalsSeen += refusals.length;
 		for (const refusal of refusals) {
-			this.attempt.log.warn(refusal, 'a worker refused the attempt');
+			this.attempt.log.warn(refusal, 'a queue node refused the attempt');
 			this.settings.say(`worker ${refusal.worker} refused this attempt: ${refusal.differences.join('; ')}`);
 		}
 	}
 
-	/** The attempt is withdrawn (workers stop), its queue removed with every job in it, and every client closed. */
+	/** The attempt is withdrawn (queue nodes stop), its queue removed with every job in it, and every client closed. */
 	async close(): Promise<void> {
 		clearInterval(this.#refusalTimer);
 		this.#closing = true;

@@ -8,7 +8,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {freePort, startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {evalEntry} from './install-copy.js';
-import {answeringWorkers, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 

@@ -74,6 +74,9 @@ t.test('a plan run through one queue node leaves the evidence tree a local attem
 	t.same(Object.keys(queuedTree), Object.keys(localTree), 'the same files');
 	t.ok(Object.keys(queuedTree).includes('attempt.json'), 'the attempt record among them');
 	for (const file of Object.keys(localTree)) t.same(queuedTree[file], localTree[file], `${file}: the same structure`);
+	const compared = await startHlab(t, undefined, ['eval', '--compare', `${local.dir}/report.json,${join(dir, 'queued')}/report.json`, '--json', '--no-html']);
+	const decision = JSON.parse((await compared.ended).stdout?.toString() ?? 'null') as {checks: Array<{rule: string; satisfied: boolean; message: string}>};
+	t.match(decision.checks.find(check => check.rule === 'timing'), {satisfied: true}, '--compare takes a local and a queued report as both in-process');
 	await waitFor('the node to leave the finished attempt', () => node.stderr().includes('done with attempt'), 30_000);
 	t.match(node.stderr(), /final leak audit \[\w+\]: 0 process\(es\) outlived/, 'the node ran the final leak audit, which found nothing');
 	t.notMatch(node.stderr(), /refused|problem/);

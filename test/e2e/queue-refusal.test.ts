@@ -8,7 +8,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {copyInstallation} from './install-copy.js';
-import {answeringWorkers, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -29,7 +29,7 @@ t.test('a worker from a changed installation refuses the attempt, listing every 
 	t.match(changed.stderr(), `task sources: ${name} changed`);
 	t.match(changed.stderr(), `scorer: ${name} changed`);
 	t.match(coordinator.stderr(), new RegExp(`worker changed refused this attempt: .*task sources: ${name.replaceAll('.', '\\.')} changed`), 'the coordinator says who refused and why');
-	t.same(await answeringWorkers(join(dir, 'queued')), ['good', 'good'], 'the refusing worker took no task');
+	t.same(await answeringNodes(join(dir, 'queued')), ['good', 'good'], 'the refusing worker took no task');
 	t.equal(Report.parse(JSON.parse(await readFile(join(dir, 'queued', 'report.json'), 'utf8'))).totals.passed, 2);
 	await Promise.all([changed.stop(), good.stop()]);
 });

@@ -8,7 +8,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {freePort, startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {evalEntry} from './install-copy.js';
-import {answeringWorkers, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -40,7 +40,7 @@ t.test('a worker SIGKILLed mid-task: its task fails as worker_lost, is not retri
 		['answer_from_prompt', 'passed', null],
 	]);
 	t.match(report.tasks[0]!.message, /worker doomed stopped renewing its lock on this task .*not retried/);
-	t.same(await answeringWorkers(artifacts), ['survivor', 'survivor'], 'the lost task was never run again');
+	t.same(await answeringNodes(artifacts), ['survivor', 'survivor'], 'the lost task was never run again');
 	t.equal(await ledgerLines(join(artifacts, 'ledger.jsonl')), 3);
 	await survivor.stop();
 });

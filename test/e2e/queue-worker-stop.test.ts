@@ -5,7 +5,7 @@ import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
-import {answeringWorkers, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -34,6 +34,6 @@ t.test('a worker told to stop (SIGTERM) mid-task ends it, answers it as failed, 
 	t.equal(report.tasks[0]!.status, 'failed');
 	t.match(report.tasks[0]!.reason, /^(aborted|unfinished)$/, report.tasks[0]!.message ?? '');
 	t.same(report.tasks.slice(1).map(task => task.status), ['passed', 'passed']);
-	t.same(await answeringWorkers(artifacts), ['leaving', 'staying', 'staying'], 'the stopping worker answered only the task it had');
+	t.same(await answeringNodes(artifacts), ['leaving', 'staying', 'staying'], 'the stopping worker answered only the task it had');
 	await staying.stop();
 });
