@@ -36,7 +36,7 @@ async function freePort(): Promise<number> {
 
 /** `count` workers, each taking one task at a time, started and idle before anything is timed. */
 async function startWorkers(count: number, url: string, dir: string): Promise<Running[]> {
-	const workers = Array.from({length: count}, (_, index) => background([process.execPath, hlabBin, 'worker', '--queue', url, '--name', `bench-${index}`], dir));
+	const workers = Array.from({length: count}, (_, index) => background([process.execPath, hlabBin, 'queue-node', '--queue', url, '--name', `bench-${index}`], dir));
 	for (let waited = 0; !workers.every(worker => worker.stderr().includes('waiting for attempts')); waited += 20) {
 		if (waited > 60_000) throw new Error(`workers did not start: ${workers.map(worker => worker.stderr()).join('\n')}`);
 		await sleep(20);
@@ -78,7 +78,7 @@ export const queue: Bench = {
 			const ratios = samples.measured.map((value, index) => value / samples.floor[index]!);
 			return {
 				name: 'queue',
-				figure: `${tasks} one-turn tasks at concurrency 1: hlab eval --plan --queue with one local hlab worker, wall time (scaling with ${workerCounts.join(', ')} workers at concurrency ${Math.max(...workerCounts)} in measured)`,
+				figure: `${tasks} one-turn tasks at concurrency 1: hlab eval --plan --queue with one local hlab queue-node, wall time (scaling with ${workerCounts.join(', ')} workers at concurrency ${Math.max(...workerCounts)} in measured)`,
 				ratio: round(queueMs / localMs),
 				ratio_spread: spread(ratios.map(value => round(value))),
 				measured,

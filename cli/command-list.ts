@@ -63,10 +63,10 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'host-worker',
 		description: 'serve one host-worker request (protocol v1): read the task request on stdin, run it with this build\'s engine, write one JSON line on stdout (used by the supervisor; not for people)',
 	},
-	worker: {
-		load: async () => (await import('./worker.js')).registerWorker,
-		term: 'worker [options]',
-		description: 'take tasks of attempts coordinated through Redis (hlab eval --queue): admit each attempt\'s plan against this installation first, then run its tasks as a local attempt does',
+	'queue-node': {
+		load: async () => (await import('./queue-node.js')).registerQueueNode,
+		term: 'queue-node [options]',
+		description: 'serve attempts coordinated through Redis (hlab eval --queue) as one queue node: admit each attempt\'s plan against this installation first, then run its tasks as a local attempt does',
 	},
 	report: {
 		load: async () => (await import('./report.js')).registerReport,

@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {runAttempt, reportSummary, type AttemptOptions} from '../../supervisor/attempt/index.js';
-import {openRedisLink, queueExecutor} from '../../supervisor/queue/index.js';
+import {openRedisLink, queuePlacement} from '../../supervisor/queue/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
 import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
@@ -19,7 +19,7 @@ interface RunFlags {
 	threads?: string;
 	config?: string;
 	queue?: string;
-	workerLock: string;
+	nodeLock: string;
 	evidenceLimit: string;
 	json?: boolean;
 }
@@ -38,7 +38,7 @@ export const runMode: EvalMode = {
 			.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
 			.option('--keep-workdirs', 'keep task workspaces in the evidence')
 			.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
-			.option('--worker-lock <duration>', 'with --queue: how long a worker may go without renewing its lock on a task before the task fails as worker_lost', '30s')
+			.option('--node-lock <duration>', 'with --queue: how long a queue node may go without renewing its lock on a task before the task fails as worker_lost', '30s')
 			.option('--evidence-limit <bytes>', 'with --queue: the largest exported evidence one task may send back; a larger one fails the task (evidence_limit)', '64MiB'),
 	},
 	run: async (flags: RunFlags) => run(flags),
@@ -48,7 +48,7 @@ async function run(flags: RunFlags): Promise<number> {
 	const artifacts = checkedArtifacts(flags);
 	const side = sideOf(flags);
 	const interrupt = new AbortController();
-	const remoteExecutor = flags.queue === undefined ? undefined : await queueOf(flags, interrupt);
+	const remotePlacement = flags.queue === undefined ? undefined : await queueOf(flags, interrupt);
 	const onSignal = (): void => interrupt.abort();
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
@@ -57,7 +57,7 @@ async function run(flags: RunFlags): Promise<number> {
 			planPath: flags.plan, artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
 			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
-			...(remoteExecutor === undefined ? {} : {remoteExecutor}),
+			...(remotePlacement === undefined ? {} : {remotePlacement}),
 		});
 		printResult(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
 		return report.passed ? okExit : failedExit;
@@ -82,14 +82,14 @@ function sideOf(flags: RunFlags): 'baseline' | 'candidate' | undefined {
 	return flags.side;
 }
 
-/** The queue executor, once Redis answers (a one-line error otherwise); a Redis lost mid-attempt interrupts it. */
-async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<AttemptOptions['remoteExecutor']> {
-	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined) throw new UsageError('--queue runs the plan\'s own harness on workers; --candidate, --candidate-host and --candidate-cartridge are not carried to workers yet');
-	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each worker sets its own --concurrency');
-	const lockMs = positiveDuration(flags.workerLock, '--worker-lock');
+/** The queue placement, once Redis answers (a one-line error otherwise); a Redis lost mid-attempt interrupts it. */
+async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<AttemptOptions['remotePlacement']> {
+	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined) throw new UsageError('--queue runs the plan\'s own harness on queue nodes; --candidate, --candidate-host and --candidate-cartridge are not carried to queue nodes yet');
+	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each queue node sets its own --parallel-tasks and --threads');
+	const lockMs = positiveDuration(flags.nodeLock, '--node-lock');
 	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit, '--evidence-limit');
 	const link = await openRedisLink(flags.queue!);
-	return queueExecutor(link, {
+	return queuePlacement(link, {
 		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true,
 		onLost: why => {
 			process.stderr.write(`hlab: ${why}; the attempt ends as interrupted\n`);

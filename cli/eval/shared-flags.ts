@@ -12,8 +12,8 @@ export const sharedFlags: FlagGroup[] = [
 		add: command => command.option('--config <file>', 'configuration file (default: ./harness-lab.config.json when present)', absolutePath),
 	},
 	{
-		modes: ['plan', 'recover'], why: 'runs an attempt on workers or drains a crashed one\'s queue',
-		add: command => command.option('--queue <url>', 'with --plan: run the tasks on `hlab worker` processes through this Redis (redis://HOST:PORT[/DB], rediss://, redis://:PASSWORD@...); with --recover: drain the attempt\'s queue there'),
+		modes: ['plan', 'recover'], why: 'runs an attempt on queue nodes or drains a crashed one\'s queue',
+		add: command => command.option('--queue <url>', 'with --plan: run the tasks on `hlab queue-node` processes through this Redis (redis://HOST:PORT[/DB], rediss://, redis://:PASSWORD@...); with --recover: drain the attempt\'s queue there'),
 	},
 	{
 		modes: ['freeze', 'plan', 'compare', 'recover', 'list'], why: 'applies to every mode',

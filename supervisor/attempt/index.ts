@@ -3,12 +3,14 @@
  * face (the report format alone has its own light path, `report/report-schema.ts`: see the rule file).
  *
  *   stages/     the attempt's stages in order: open, admit, start services, record, run the tasks, audit, report
- *   task-core/  one task turn wherever it is placed: set up, execute, grade, audit leaks, export, record
- *   executors/  what executes a turn: worker threads (in-process), supervised host processes
+ *   task-core/  one task turn wherever it is placed (here with an executor, or shipped to a queue): set up, execute,
+ *               grade, audit leaks, export, record
+ *   executors/  what executes a turn placed here: worker threads (in-process), supervised host processes
  *   report/     the report, its summary lines, and recovery of an attempt that did not finish
  *   progress/   what a person watching the terminal sees
  */
 export {runAttempt, type AttemptOptions} from './run-attempt.js';
+export {serveTasks, type ServedTasks, type TaskService} from './serve-tasks.js';
 export {recoverAttempt} from './report/recover.js';
 export {recoverySummary, reportSummary} from './report/report-summary.js';
 export {totalsOf} from './report/totals.js';
@@ -18,13 +20,8 @@ export {readMessages} from './task-core/controller-tasks.js';
 export {builtinAttemptTask, type AttemptTask} from './task-core/attempt-task.js';
 export {failedResult, TaskFailure} from './task-core/failed-result.js';
 export type {RecordedTask, TaskExecutor, TaskTurn} from './task-core/task-execution.js';
+export type {RemotePlacement} from './task-core/task-placement.js';
 // One task turn outside an attempt (hlab agent, hlab cartridge eval), on the attempt's own executor.
 export {runStandaloneTurn, type StandaloneRun} from './task-core/standalone-turn.js';
 export {inProcessExecutor} from './executors/in-process-executor.js';
 export {startProvider} from './stages/start-provider.js';
-// The stages a queue node runs an admitted attempt's tasks with.
-export {openAttempt, closeAttempt} from './stages/open-attempt.js';
-export type {AttemptContext} from './stages/attempt-context.js';
-export {admitAttempt, type Admission} from './stages/admit-attempt.js';
-export {startServices, type Services} from './stages/start-services.js';
-export {localTaskRunner} from './stages/run-tasks.js';

@@ -4,8 +4,8 @@ import {openRedisLink} from './redis-link.js';
 import type {QueueRecord} from './queue-record.js';
 
 /**
- * After a coordinator died: the attempt is withdrawn (its workers stop and end its running tasks) and its queue removed
- * with every job in it, so no worker takes one. `url` overrides the recorded address (which never holds a password).
+ * After a coordinator died: the attempt is withdrawn (its queue nodes stop and end its running tasks) and its queue removed
+ * with every job in it, so no queue node takes one. `url` overrides the recorded address (which never holds a password).
  */
 export async function drainAttemptQueue(record: QueueRecord, url: string | null): Promise<{jobs: number}> {
 	// The record never holds a password: a protected Redis needs the URL given again.

@@ -20,12 +20,12 @@ export async function collectEvidence(taskDir: string, limitBytes: number): Prom
 	return {files};
 }
 
-/** Writes a worker's files into the coordinator's task folder, then its result.json, durable; a path leaving the folder is refused. */
+/** Writes a queue node's files into the coordinator's task folder, then its result.json, durable; a path leaving the folder is refused. */
 export async function writeEvidence(taskDir: string, files: EvidenceFile[], result: TaskResult): Promise<void> {
 	await mkdir(taskDir, {recursive: true});
 	for (const file of files) {
 		const relative = normalize(file.path);
-		if (isAbsolute(relative) || relative.startsWith('..') || relative === resultFile) throw new Error(`a worker sent an evidence path outside its task folder: ${file.path}`);
+		if (isAbsolute(relative) || relative.startsWith('..') || relative === resultFile) throw new Error(`a queue node sent an evidence path outside its task folder: ${file.path}`);
 		const path = join(taskDir, relative);
 		await mkdir(dirname(path), {recursive: true});
 		await writeBytes(path, Buffer.from(file.base64, 'base64'));

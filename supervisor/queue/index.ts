@@ -1,5 +1,5 @@
 export {drainAttemptQueue} from './drain-attempt.js';
-export {queueExecutor} from './queue-executor.js';
+export {queuePlacement} from './queue-placement.js';
 export {readQueueRecord} from './queue-record.js';
 export {openRedisLink} from './redis-link.js';
-export {runWorker} from './run-worker.js';
+export {runQueueNode} from './run-queue-node.js';

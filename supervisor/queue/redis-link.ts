@@ -7,7 +7,7 @@ export class QueueUrlError extends InputError {
 	}
 }
 
-/** How to reach one Redis: every client of a coordinator or a worker is made from it, with the same options. */
+/** How to reach one Redis: every client of a coordinator or a queue node is made from it, with the same options. */
 export interface RedisLink {
 	/** The URL with its password masked, for messages. */
 	shown: string;
@@ -40,7 +40,7 @@ function redact(url: URL, mask = '***'): string {
 /**
  * Connects once to prove Redis answers (a one-line error otherwise), then hands out clients made the same way.
  * A non-blocking client gives up after a few reconnections, so that a Redis lost mid-attempt ends the attempt
- * instead of hanging it; a blocking one (workers) keeps retrying, as BullMQ asks (maxRetriesPerRequest: null).
+ * instead of hanging it; a blocking one (BullMQ workers) keeps retrying, as BullMQ asks (maxRetriesPerRequest: null).
  */
 export async function openRedisLink(text: string): Promise<RedisLink> {
 	const {url, shown, bare} = parseRedisUrl(text);

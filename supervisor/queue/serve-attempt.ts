@@ -3,96 +3,94 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {type Job, Worker} from 'bullmq';
 import type {Redis} from 'ioredis';
-import {admitAttempt, type Admission} from '../attempt/index.js';
-import {taskDirName} from '../evidence/evidence-dir.js';
-import {closeAttempt, openAttempt} from '../attempt/index.js';
-import type {AttemptContext} from '../attempt/index.js';
-import {localTaskRunner} from '../attempt/index.js';
-import type {RecordedTask} from '../attempt/index.js';
-import {startServices, type Services} from '../attempt/index.js';
+import {serveTasks, type ServedTasks, type TaskService} from '../attempt/index.js';
 import {isOpen, recordRefusal, type AttemptManifest} from './attempt-channel.js';
 import {collectEvidence} from './evidence-transfer.js';
 import type {RedisLink} from './redis-link.js';
 import {TaskJobData, type TaskJobReturn} from './task-message.js';
 
-export interface WorkerIdentity {
+export interface QueueNodeIdentity {
 	name: string;
-	concurrency: number;
+	/** How many tasks this node runs at once (BullMQ's concurrency). */
+	parallelTasks: number;
+	/** The worker threads its tasks share; null: as many as it runs tasks at once. */
+	threads: number | null;
 	configPath: string | null;
-	/** Where this worker keeps its attempts' evidence while a task runs. */
+	/** Where this node keeps its attempts' evidence while a task runs. */
 	root: string;
 	say(line: string): void;
 }
 
-/** How often a serving worker looks whether its attempt is still open. */
+/** How often a serving queue node looks whether its attempt is still open. */
 const pollMs = 500;
 
 /**
- * One attempt on this worker: the plan admitted here first (this installation's fingerprints, digests, tool versions,
- * and its own API key); a refusal lists every difference and takes no task. Admitted, it takes the attempt's jobs until
- * the coordinator withdraws the attempt (or this worker stops), each task run as a local attempt runs it.
+ * One attempt on this queue node, served as the attempt's own `serveTasks` runs it: the plan admitted here first (this
+ * installation's fingerprints, digests, tool versions, and its own API key), a refusal listing every difference and
+ * taking no task. Admitted, it takes the attempt's jobs until the coordinator withdraws the attempt (or this node
+ * stops), each task run as a local attempt runs it, and ends with the attempt's final leak audit.
  */
-export async function serveAttempt(link: RedisLink, control: Redis, manifest: AttemptManifest, me: WorkerIdentity, stop: AbortSignal): Promise<'served' | 'refused'> {
+export async function serveAttempt(link: RedisLink, control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, stop: AbortSignal): Promise<'served' | 'refused'> {
 	const planPath = join(me.root, `${manifest.attempt_id}.plan.json`);
 	await writeFile(planPath, manifest.plan);
+	const artifacts = join(me.root, manifest.attempt_id);
 	const interrupt = new AbortController();
-	const attempt = await openAttempt({planPath, artifacts: join(me.root, manifest.attempt_id), candidatePath: null, keepWorkdirs: manifest.keep_workspace, configPath: me.configPath, quiet: true, signal: interrupt.signal, threads: me.concurrency});
 	let jobs: TaskJobs | null = null;
 	try {
-		const admission = await admitAttempt(attempt);
-		const services = await startServices(attempt, admission);
-		try {
-			const refusal = refusalOf(admission, services);
-			if (refusal.length > 0 || services.ready.provider === null) {
-				await recordRefusal(control, manifest.attempt_id, {worker: me.name, differences: refusal});
-				me.say(`refused attempt ${manifest.attempt_id} (${refusal.length} difference${refusal.length === 1 ? '' : 's'}):\n  ${refusal.join('\n  ')}`);
-				return 'refused';
-			}
-			me.say(`serving attempt ${manifest.attempt_id}`);
-			jobs = taskJobs(attempt, localTaskRunner(attempt, admission, services, services.ready.provider), manifest, me.name);
-			await takeJobs(link, control, manifest, me, jobs, {stop, interrupt});
-			return 'served';
-		} finally {
-			await services.close();
-		}
+		const served = await serveTasks(
+			{planPath, artifacts, candidatePath: null, keepWorkdirs: manifest.keep_workspace, configPath: me.configPath, quiet: true, signal: interrupt.signal, threads: me.threads ?? me.parallelTasks},
+			async service => {
+				me.say(`serving attempt ${manifest.attempt_id}`);
+				jobs = taskJobs(service, manifest, me.name);
+				await takeJobs(link, control, manifest, me, jobs, {stop, interrupt});
+			},
+		);
+		return await said(control, manifest, me, served);
 	} finally {
-		await closeAttempt(attempt);
-		if (jobs?.kept() !== true) await rm(attempt.dir, {recursive: true, force: true});
+		if ((jobs as TaskJobs | null)?.kept() !== true) await rm(artifacts, {recursive: true, force: true});
 		await rm(planPath, {force: true});
 	}
 }
 
-/** Every difference admission found, or why this worker cannot reach the provider (its own API key): empty when admitted. */
-function refusalOf(admission: Admission, services: Services): string[] {
-	if (admission.result.differences.length > 0) return admission.result.differences;
-	const {failure} = services.ready;
-	return failure === null ? [] : [`${failure.reason}: ${failure.message}`];
+/** A refusal is recorded for the coordinator to say; what the final audit found is said here, where it ran. */
+async function said(control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, served: ServedTasks): Promise<'served' | 'refused'> {
+	if (served.reason === 'refused') {
+		const {differences} = served;
+		await recordRefusal(control, manifest.attempt_id, {worker: me.name, differences});
+		me.say(`refused attempt ${manifest.attempt_id} (${differences.length} difference${differences.length === 1 ? '' : 's'}):\n  ${differences.join('\n  ')}`);
+		return 'refused';
+	}
+	const {leaked, backend} = served.leaks;
+	const unattributed = leaked.filter(leak => leak.task_index === null).map(leak => leak.pid);
+	me.say(`attempt ${manifest.attempt_id}: final leak audit [${backend}]: ${leaked.length} process(es) outlived their task or the attempt${unattributed.length === 0 ? '' : ` (no one task left ${unattributed.join(', ')})`}`);
+	for (const problem of served.problems) me.say(`attempt ${manifest.attempt_id}: problem: ${problem}`);
+	return 'served';
 }
 
 interface TaskJobs {
 	processor(job: Job): Promise<TaskJobReturn>;
 	/** The jobs still running. */
 	inFlight: Set<Promise<unknown>>;
-	/** Whether a task's evidence over the bound is kept in this worker's folder. */
+	/** Whether a task's evidence over the bound is kept in this node's folder. */
 	kept(): boolean;
 }
 
 /** A job is one task run here, then its evidence collected under the bound and the local copy removed. */
-function taskJobs(attempt: AttemptContext, runTask: (index: number) => Promise<RecordedTask>, manifest: AttemptManifest, worker: string): TaskJobs {
+function taskJobs(service: TaskService, manifest: AttemptManifest, node: string): TaskJobs {
 	const inFlight = new Set<Promise<unknown>>();
 	let kept = false;
 	const run = async (job: Job): Promise<TaskJobReturn> => {
 		const data = TaskJobData.parse(job.data);
-		const recorded = await runTask(data.index);
-		const taskDir = join(attempt.dir, taskDirName(data.index, data.task_id, attempt.plan.task_ids.length));
+		const recorded = await service.run(data.index);
+		const taskDir = service.taskDir(data.index);
 		const collected = await collectEvidence(taskDir, manifest.evidence_limit_bytes);
 		if ('tooLarge' in collected) {
 			kept = true;
-			const message = `the task's exported evidence is ${collected.tooLarge} bytes, over the bound of ${manifest.evidence_limit_bytes}; nothing was sent, worker ${worker} keeps it at ${taskDir}`;
-			return {worker, result: {...recorded.result, status: 'failed', reason: 'evidence_limit', message}, problem: recorded.problem, files: []};
+			const message = `the task's exported evidence is ${collected.tooLarge} bytes, over the bound of ${manifest.evidence_limit_bytes}; nothing was sent, worker ${node} keeps it at ${taskDir}`;
+			return {worker: node, result: {...recorded.result, status: 'failed', reason: 'evidence_limit', message}, problem: recorded.problem, files: []};
 		}
 		await rm(taskDir, {recursive: true, force: true});
-		return {worker, ...recorded, files: collected.files};
+		return {worker: node, ...recorded, files: collected.files};
 	};
 	return {
 		inFlight,
@@ -107,17 +105,17 @@ function taskJobs(attempt: AttemptContext, runTask: (index: number) => Promise<R
 }
 
 /**
- * A BullMQ worker on the attempt's queue until the attempt is withdrawn or this worker stops. Then running tasks end as
- * interrupted and nothing of theirs outlives them; a withdrawn attempt's jobs are gone, so their answers have nowhere to
- * go, while a stopped worker still answers with its interrupted tasks.
+ * A BullMQ worker (BullMQ's word) on the attempt's queue until the attempt is withdrawn or this node stops. Then running
+ * tasks end as interrupted and nothing of theirs outlives them; a withdrawn attempt's jobs are gone, so their answers
+ * have nowhere to go, while a stopped node still answers with its interrupted tasks.
  */
-async function takeJobs(link: RedisLink, control: Redis, manifest: AttemptManifest, me: WorkerIdentity, jobs: TaskJobs, ending: {stop: AbortSignal; interrupt: AbortController}): Promise<void> {
+async function takeJobs(link: RedisLink, control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, jobs: TaskJobs, ending: {stop: AbortSignal; interrupt: AbortController}): Promise<void> {
 	const connection = link.client(true);
 	connection.on('error', () => undefined);
 	const worker = new Worker(manifest.queue, job => jobs.processor(job), {
-		connection, name: me.name, concurrency: me.concurrency,
+		connection, name: me.name, concurrency: me.parallelTasks,
 		lockDuration: manifest.lock_ms, stalledInterval: manifest.lock_ms, maxStalledCount: 0,
-		// A short blocking wait, so that a worker told to stop (SIGTERM) closes within its grace.
+		// A short blocking wait, so that a node told to stop (SIGTERM) closes within its grace.
 		drainDelay: 1,
 	});
 	worker.on('error', () => undefined);
@@ -128,7 +126,7 @@ async function takeJobs(link: RedisLink, control: Redis, manifest: AttemptManife
 			if (!withdrawn) await sleep(pollMs);
 		}
 	} finally {
-		// No new job is taken while the running ones end: a stopping worker must not fail tasks it never ran.
+		// No new job is taken while the running ones end: a stopping node must not fail tasks it never ran.
 		await worker.pause(true).catch(() => undefined);
 		ending.interrupt.abort();
 		await Promise.allSettled(jobs.inFlight);

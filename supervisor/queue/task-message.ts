@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {TaskResult} from '../attempt/report/report-schema.js';
 
-/** A job: which task of the denominator to run. The worker has the plan; nothing else is needed. */
+/** A job: which task of the denominator to run. The queue node has the plan; nothing else is needed. */
 export const TaskJobData = z.object({index: z.number().int().nonnegative(), task_id: z.string()});
 export type TaskJobData = z.infer<typeof TaskJobData>;
 
@@ -9,7 +9,7 @@ export type TaskJobData = z.infer<typeof TaskJobData>;
 export const EvidenceFile = z.object({path: z.string(), base64: z.string()});
 export type EvidenceFile = z.infer<typeof EvidenceFile>;
 
-/** What a worker returns for a task: its recorded result (as its ledger holds it), the problem if any, and the task folder's files. */
+/** What a queue node returns for a task (`worker`: its name, as the wire has said since the first nodes): its recorded result (as its ledger holds it), the problem if any, and the task folder's files. */
 export const TaskJobReturn = z.object({
 	worker: z.string(),
 	result: TaskResult,

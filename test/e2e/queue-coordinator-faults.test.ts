@@ -8,7 +8,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {freePort, startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {evalEntry} from './install-copy.js';
-import {answeringWorkers, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -18,7 +18,7 @@ t.test('a coordinator SIGKILLed mid-attempt: --recover writes the report from th
 	const redis = await startRedis(t);
 	const dir = await scratch(t);
 	const plan = await freeze({dir, tasks: 'json_config_migration,answer_from_prompt,test_failure_fix,implement_function,sales_report', policy: {concurrency: 1}});
-	const worker = await startHlab(t, undefined, ['worker', '--queue', redis.url, '--name', 'w']);
+	const worker = await startHlab(t, undefined, ['queue-node', '--queue', redis.url, '--name', 'w']);
 	const artifacts = join(dir, 'queued');
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', artifacts, '--queue', redis.url, '--json']);
 	await waitFor('two recorded tasks', async () => await ledgerLines(join(artifacts, 'ledger.jsonl')) >= 2);
@@ -44,7 +44,7 @@ t.test('Redis lost mid-attempt: the attempt ends interrupted, every recorded tas
 	const redis = await startRedis(t);
 	const dir = await scratch(t);
 	const plan = await freeze({dir, tasks: 'json_config_migration,answer_from_prompt,test_failure_fix,implement_function', policy: {concurrency: 1}});
-	const worker = await startHlab(t, undefined, ['worker', '--queue', redis.url, '--name', 'w']);
+	const worker = await startHlab(t, undefined, ['queue-node', '--queue', redis.url, '--name', 'w']);
 	const artifacts = join(dir, 'queued');
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', artifacts, '--queue', redis.url, '--json']);
 	await waitFor('two recorded tasks', async () => await ledgerLines(join(artifacts, 'ledger.jsonl')) >= 2);

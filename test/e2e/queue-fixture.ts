@@ -17,14 +17,14 @@ export interface Background {
 	stop(): Promise<GroupRun>;
 }
 
-/** Starts `hlab ARGS` from an installation (its own copy, for a worker) as a supervised group; stopped when the test ends. */
+/** Starts `hlab ARGS` from an installation (its own copy, for a queue node) as a supervised group; stopped when the test ends. */
 export async function startHlab(t: Test, root: string | undefined, args: string[], cwd?: string): Promise<Background> {
 	const stopping = new AbortController();
 	let text = '';
 	const stderr = new PassThrough();
 	stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	let pid = 0;
-	// A worker killed mid-attempt cannot remove its folder under TMPDIR, nor its runtime root (which would otherwise be
+	// A queue node killed mid-attempt cannot remove its folder under TMPDIR, nor its runtime root (which would otherwise be
 	// on /dev/shm, outside every test folder): give it both in a folder the test removes.
 	const tmp = await tempDir(t, 'hlab-queue-tmp-');
 	const ended = runInGroup({
@@ -49,10 +49,10 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 	throw new Error(`gave up waiting ${boundMs} ms for ${what}`);
 }
 
-/** Which worker answered each task, from the coordinator's log. */
-export async function answeringWorkers(artifacts: string): Promise<string[]> {
+/** Which queue node answered each task, from the coordinator's log. */
+export async function answeringNodes(artifacts: string): Promise<string[]> {
 	const lines = (await readFile(join(artifacts, 'log.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as {msg: string; worker?: string});
-	return lines.filter(line => line.msg === 'task answered by a queue worker').map(line => line.worker!);
+	return lines.filter(line => line.msg === 'task answered by a queue node').map(line => line.worker!);
 }
 
 export async function ledgerLines(path: string): Promise<number> {

@@ -8,7 +8,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {copyInstallation} from './install-copy.js';
-import {answeringWorkers, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -20,16 +20,16 @@ t.test('a worker from a changed installation refuses the attempt, listing every 
 	const grader = builtinTasks.find(task => task.id === 'json_config_migration')!.sourceFiles().find(path => /grad|task\.ts$/.test(path))!;
 	const name = relative(installRoot, grader);
 	await appendFile(join(changedCopy, name), '\n// an edit after freezing\n');
-	const changed = await startHlab(t, changedCopy, ['worker', '--queue', redis.url, '--name', 'changed']);
+	const changed = await startHlab(t, changedCopy, ['queue-node', '--queue', redis.url, '--name', 'changed']);
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', redis.url, '--json']);
 	await waitFor('the refusal', () => changed.stderr().includes('refused attempt'));
-	const good = await startHlab(t, await copyInstallation(join(dir, 'good')), ['worker', '--queue', redis.url, '--name', 'good']);
+	const good = await startHlab(t, await copyInstallation(join(dir, 'good')), ['queue-node', '--queue', redis.url, '--name', 'good']);
 	const run = await coordinator.ended;
 	t.equal(run.record.exit_code, 0, coordinator.stderr());
 	t.match(changed.stderr(), `task sources: ${name} changed`);
 	t.match(changed.stderr(), `scorer: ${name} changed`);
 	t.match(coordinator.stderr(), new RegExp(`worker changed refused this attempt: .*task sources: ${name.replaceAll('.', '\\.')} changed`), 'the coordinator says who refused and why');
-	t.same(await answeringWorkers(join(dir, 'queued')), ['good', 'good'], 'the refusing worker took no task');
+	t.same(await answeringNodes(join(dir, 'queued')), ['good', 'good'], 'the refusing worker took no task');
 	t.equal(Report.parse(JSON.parse(await readFile(join(dir, 'queued', 'report.json'), 'utf8'))).totals.passed, 2);
 	await Promise.all([changed.stop(), good.stop()]);
 });

@@ -8,7 +8,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {freePort, startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {evalEntry} from './install-copy.js';
-import {answeringWorkers, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -19,9 +19,9 @@ t.test('a worker SIGKILLed mid-task: its task fails as worker_lost, is not retri
 	const dir = await scratch(t);
 	// The slow task first, alone in its lane, so that the worker is killed while it runs.
 	const plan = await freeze({dir, tasks: 'test_failure_fix,json_config_migration,answer_from_prompt', policy: {concurrency: 1}});
-	const doomed = await startHlab(t, undefined, ['worker', '--queue', redis.url, '--name', 'doomed']);
+	const doomed = await startHlab(t, undefined, ['queue-node', '--queue', redis.url, '--name', 'doomed']);
 	const artifacts = join(dir, 'queued');
-	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', artifacts, '--queue', redis.url, '--worker-lock', '1500ms', '--json']);
+	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', artifacts, '--queue', redis.url, '--node-lock', '1500ms', '--json']);
 	const client = redis.client();
 	await waitFor('the first task to be taken', async () => {
 		const active = await client.keys('bull:*:active');
@@ -29,7 +29,7 @@ t.test('a worker SIGKILLed mid-task: its task fails as worker_lost, is not retri
 	});
 	process.kill(doomed.pid, 'SIGKILL');
 	await doomed.ended;
-	const survivor = await startHlab(t, undefined, ['worker', '--queue', redis.url, '--name', 'survivor']);
+	const survivor = await startHlab(t, undefined, ['queue-node', '--queue', redis.url, '--name', 'survivor']);
 	const run = await coordinator.ended;
 	t.equal(run.record.exit_code, 1, coordinator.stderr());
 	const report = await readReport(artifacts);
@@ -40,7 +40,7 @@ t.test('a worker SIGKILLed mid-task: its task fails as worker_lost, is not retri
 		['answer_from_prompt', 'passed', null],
 	]);
 	t.match(report.tasks[0]!.message, /worker doomed stopped renewing its lock on this task .*not retried/);
-	t.same(await answeringWorkers(artifacts), ['survivor', 'survivor'], 'the lost task was never run again');
+	t.same(await answeringNodes(artifacts), ['survivor', 'survivor'], 'the lost task was never run again');
 	t.equal(await ledgerLines(join(artifacts, 'ledger.jsonl')), 3);
 	await survivor.stop();
 });
@@ -62,7 +62,7 @@ t.test('evidence over the bound fails its task with evidence_limit, naming sizes
 	const redis = await startRedis(t);
 	const dir = await scratch(t);
 	const plan = await freeze({dir, tasks: 'json_config_migration', policy: {concurrency: 1}});
-	const worker = await startHlab(t, undefined, ['worker', '--queue', redis.url, '--name', 'w']);
+	const worker = await startHlab(t, undefined, ['queue-node', '--queue', redis.url, '--name', 'w']);
 	const artifacts = join(dir, 'queued');
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', artifacts, '--queue', redis.url, '--evidence-limit', '1KiB', '--json']);
 	const run = await coordinator.ended;

@@ -6,7 +6,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';
 import {attempt, freeze, scratch} from './experiment-fixture.js';
 import {copyInstallation} from './install-copy.js';
-import {answeringWorkers, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -34,7 +34,7 @@ t.test('two workers, each from its own copy of the installation, give the report
 	const t0 = performance.now();
 	const local = await attempt(plan, join(dir, 'local'));
 	t.comment(`local attempt ${Math.round(performance.now() - t0)} ms`);
-	const workers = await Promise.all(['w1', 'w2'].map(async name => startHlab(t, await copyInstallation(join(dir, name)), ['worker', '--queue', redis.url, '--name', name])));
+	const workers = await Promise.all(['w1', 'w2'].map(async name => startHlab(t, await copyInstallation(join(dir, name)), ['queue-node', '--queue', redis.url, '--name', name])));
 	t.comment(`copies and workers started ${Math.round(performance.now() - t0)} ms`);
 	const coordinator = await startHlab(t, undefined, ['eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', redis.url, '--json']);
 	const run = await coordinator.ended;
@@ -43,7 +43,7 @@ t.test('two workers, each from its own copy of the installation, give the report
 	const queued = await readReport(join(dir, 'queued'));
 	t.equal(queued.completion, 'finished');
 	t.same(await comparable(join(dir, 'queued'), queued), await comparable(local.dir, local.report), 'same order, results, grades and evidence files');
-	const answered = await answeringWorkers(join(dir, 'queued'));
+	const answered = await answeringNodes(join(dir, 'queued'));
 	t.equal(answered.length, tasks.length, 'every task was answered by a worker');
 	t.ok(answered.every(name => name === 'w1' || name === 'w2'), answered.join(', '));
 	t.match(JSON.parse(await readFile(join(dir, 'queued', 'queue.json'), 'utf8')), {schema: 'harness-lab/attempt-queue@1', redis: new RegExp(`^redis://127\\.0\\.0\\.1:${redis.port}/?$`)});

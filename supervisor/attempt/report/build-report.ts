@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import {writeJson} from '../../../files/write-json.js';
 import type {Plan} from '../../plan/plan-schema.js';
-import {Report, reportSchema, type AttemptLeaks, type HostMeasure, type TaskResult, type Timing} from './report-schema.js';
+import {Report, reportSchema, type AttemptLeaks, type HostMeasure, type Placement, type QueueRef, type TaskResult, type Timing} from './report-schema.js';
 import {totalsOf} from './totals.js';
 
 /** Everything a report states, from a finished run or rebuilt from a ledger; the report adds only the sums. */
@@ -9,6 +9,10 @@ export interface ReportInput {
 	attemptId: string;
 	side: Report['side'];
 	timing: Timing;
+	/** Local unless given. */
+	placement?: Placement;
+	/** The queue a queued side's turns were shipped to. */
+	queue?: QueueRef | null;
 	host: Report['host'];
 	plan: Pick<Plan, 'plan_digest' | 'task_ids'>;
 	completion: Report['completion'];
@@ -34,6 +38,9 @@ export function buildReport(input: ReportInput): Report {
 		attempt_id: input.attemptId,
 		side: input.side,
 		timing: input.timing,
+		placement: input.placement ?? 'local',
+		// Present only for a queued side: a local report has no such key at all.
+		...(input.queue == null ? {} : {queue: input.queue}),
 		host: input.host,
 		plan_digest: input.plan.plan_digest,
 		completion: input.completion,

@@ -51,6 +51,8 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		attemptId: attempt?.attempt_id ?? 'unknown',
 		side: attempt?.side ?? 'baseline',
 		timing: attempt?.host ? 'supervised-host' : 'in-process',
+		placement: attempt?.placement ?? 'local',
+		queue: attempt?.queue ?? null,
 		host: attempt?.host ?? null,
 		plan,
 		completion: 'recovered',

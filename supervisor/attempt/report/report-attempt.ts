@@ -4,7 +4,7 @@ import {hostRef} from '../stages/attempt-host.js';
 import {buildReport, writeReport} from './build-report.js';
 import {candidateIdentity} from '../stages/candidate-evidence.js';
 import type {AttemptContext} from '../stages/attempt-context.js';
-import type {AttemptLeaks, Report} from './report-schema.js';
+import type {AttemptLeaks, Report, Timing} from './report-schema.js';
 import type {TaskRun} from '../stages/run-tasks.js';
 import type {Services} from '../stages/start-services.js';
 
@@ -13,8 +13,9 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 	const report = buildReport({
 		attemptId: attempt.attemptId,
 		side: attempt.side,
-		// A host attempt is timed as supervised processes even when its host could not be measured.
-		timing: (attempt.options.candidateHost ?? null) === null ? services.executor.timing : 'supervised-host',
+		timing: timingOf(attempt, services),
+		placement: services.placement.kind,
+		queue: services.placement.kind === 'queue' ? services.placement.remote.queue : null,
 		host: hostRef(services.host),
 		plan: attempt.plan,
 		completion: attempt.signal.aborted ? 'interrupted' : 'finished',
@@ -31,4 +32,10 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 	await writeReport(attempt.dir, report);
 	attempt.log.info({passed: report.passed, totals: report.totals}, 'attempt finished');
 	return report;
+}
+
+/** A host attempt is timed as supervised processes even when its host could not be measured; a queued one as its nodes execute. */
+function timingOf(attempt: AttemptContext, services: Services): Timing {
+	if ((attempt.options.candidateHost ?? null) !== null) return 'supervised-host';
+	return services.placement.kind === 'local' ? services.placement.executor.timing : services.placement.remote.timing;
 }

@@ -50,6 +50,14 @@ export type Totals = z.infer<typeof Totals>;
 export const Timing = z.enum(['in-process', 'supervised-host']);
 export type Timing = z.infer<typeof Timing>;
 
+/** Where the side's whole task turns ran: here (`local`), or shipped to queue nodes (`queue`); the timing says how each was executed. */
+export const Placement = z.enum(['local', 'queue']);
+export type Placement = z.infer<typeof Placement>;
+
+/** The queue a queued side's turns were shipped to: its name and its Redis, never with a password. */
+export const QueueRef = z.object({name: z.string(), redis: z.string()});
+export type QueueRef = z.infer<typeof QueueRef>;
+
 /** The host executable a supervised-host side launched, as the supervisor measured it. */
 export const HostRef = z.object({launched: z.string(), path: z.string(), kind: z.enum(['build', 'file']), digest: z.string()});
 
@@ -92,6 +100,10 @@ export const Report = z.object({
 	side: z.enum(['baseline', 'candidate']),
 	/** Reports written before host candidates existed were all in-process. */
 	timing: Timing.default('in-process'),
+	/** Absent in reports written before queued attempts existed: those were all local. */
+	placement: Placement.optional(),
+	/** Present only for a queued side. */
+	queue: QueueRef.optional(),
 	host: HostRef.nullable().default(null),
 	plan_digest: z.string(),
 	/** How the report came to be: a finished attempt, an interrupted one, or rebuilt from the ledger. */

@@ -3,7 +3,7 @@ import type {Report} from './report-schema.js';
 /** The text printed after an attempt: the verdict, where the evidence is, totals (unknown said as such), and every failure. */
 export function reportSummary(dir: string, report: Report): string {
 	const lines = [
-		`${report.side} attempt ${report.completion} (${report.timing}${report.host === null ? '' : ` ${report.host.launched}`}): ${report.totals.passed}/${report.totals.tasks} passed${report.passed ? '' : ' (attempt not passed)'}`,
+		`${report.side} attempt ${report.completion} (${placedOn(report)}${report.timing}${report.host === null ? '' : ` ${report.host.launched}`}): ${report.totals.passed}/${report.totals.tasks} passed${report.passed ? '' : ' (attempt not passed)'}`,
 		`  evidence ${dir}; report ${dir}/report.json`,
 		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
 	];
@@ -16,6 +16,12 @@ export function reportSummary(dir: string, report: Report): string {
 		lines.push(`  leaks: ended ${leaks.leaked.length} process(es) that outlived their task [${leaks.backend}]: ${named}${leaks.leaked.length > 5 ? ', ...' : ''}`);
 	}
 	return lines.join('\n');
+}
+
+/** A queued side names its queue before the timing its nodes measured; a local one says only the timing. */
+function placedOn(report: Report): string {
+	if (report.placement !== 'queue') return '';
+	return report.queue === undefined ? 'queue, ' : `queue ${report.queue.name} on ${report.queue.redis}, `;
 }
 
 /** The text printed after `--recover`: how much of the denominator had been recorded, and what was killed. */

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import type {Logger} from 'pino';
 import type {Harness} from '../../../harness/index.js';
 import type {Plan} from '../../plan/plan-schema.js';
-import type {TaskExecutor} from '../task-core/task-execution.js';
+import type {RemotePlacement} from '../task-core/task-placement.js';
 import {hostDirOf} from '../../host/index.js';
 import {InputError} from '../../input-error.js';
 
@@ -27,8 +27,8 @@ export interface AttemptOptions {
 	threads?: number | null;
 	/** The Harness every task runs in place of the built-in agent (in-process attempts); its fingerprint goes in attempt.json. */
 	harness?: Harness | null;
-	/** Runs every task elsewhere (queue workers), in place of the local executor; the workers then check their own API key. */
-	remoteExecutor?: (attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) => TaskExecutor;
+	/** Ships every whole turn elsewhere (queue nodes) instead of executing it here; the nodes then check their own API key. */
+	remotePlacement?: (attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) => RemotePlacement;
 }
 
 export class HostOptionError extends InputError {

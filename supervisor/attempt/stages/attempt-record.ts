@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {HarnessFingerprint} from '../../../harness/index.js';
 import {PackageFingerprint} from '../../plan/fingerprints.js';
-import {HostRef} from '../report/report-schema.js';
+import {HostRef, Placement, QueueRef} from '../report/report-schema.js';
 import {Machine} from './measure-machine.js';
 
 export const attemptSchema = 'harness-lab/attempt@1';
@@ -38,6 +38,9 @@ export const AttemptRecord = z.object({
 	candidate: z.object({source_path: z.string(), source_digest: z.string(), code_digest: z.string(), sdk_digest: z.string()}).nullable(),
 	/** The host executable every task ran in (`--candidate-host`), null for in-process attempts. */
 	host: HostRef.nullable().default(null),
+	/** Where the task turns ran, so that a recovery reports it; absent in older records (all local). */
+	placement: Placement.default('local'),
+	queue: QueueRef.nullable().default(null),
 	service_bindings: z.record(z.string(), z.string()),
 	/** The Harness the tasks ran when the attempt was given one; null: the built-in agent (or a host's own). */
 	harness: HarnessFingerprint.nullable().default(null),

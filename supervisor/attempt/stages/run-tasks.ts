@@ -20,6 +20,7 @@ import {Progress} from '../progress/progress.js';
 import type {TaskResult} from '../report/report-schema.js';
 import type {Services} from './start-services.js';
 import type {RecordedTask, TaskTurn} from '../task-core/task-execution.js';
+import type {Placement} from '../task-core/task-placement.js';
 
 export interface TaskRun {
 	/** One per task of the denominator, in frozen order. */
@@ -36,24 +37,40 @@ const interrupted: TaskFailure = {reason: 'unfinished', message: 'the attempt wa
 export async function runTasks(attempt: AttemptContext, admission: Admission, services: Services): Promise<TaskRun> {
 	const {ready} = services;
 	if (ready.failure !== null) return {results: await failDenominator(attempt, ready.failure), problems: [], unattributed: []};
-	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider: ready.provider};
 	const {plan} = attempt;
-	const progress = new Progress(plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
-	const watch = new TaskLeakWatch(attempt);
+	const turns = taskTurns(attempt, admission, services, ready.provider);
 	const budget = new BudgetGate(plan.total_budget);
 	try {
 		const recorded = await runInFrozenOrder<RecordedTask>({
 			count: plan.task_ids.length,
 			lanes: lanesOf(plan),
 			signal: attempt.signal,
-			run: index => withinBudget(runner, index, budget, progress, () => runOneTask(runner, index, progress, watch)),
+			run: index => withinBudget(attempt, index, budget, turns.progress, () => turns.run(index)),
 			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
 			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
 		});
-		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? []), unattributed: watch.unattributed};
+		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? []), unattributed: turns.unattributed};
 	} finally {
-		progress.end();
+		turns.progress.end();
 	}
+}
+
+/** The attempt's task turns, asked for by index: by the frozen-order loop here, or one job at a time on a queue node. */
+export interface TaskTurns {
+	run(index: number): Promise<RecordedTask>;
+	/** Where task `index`'s evidence is left, as a path. */
+	taskDir(index: number): string;
+	progress: Progress;
+	/** Processes ended at a task's end that no one task can be said to have left. */
+	unattributed: LeakedProcess[];
+}
+
+/** Every turn, wherever it is placed, is set up, executed, audited, exported, recorded in the ledger and shown the same way. */
+export function taskTurns(attempt: AttemptContext, admission: Admission, services: Services, provider: ResolvedProvider): TaskTurns {
+	const progress = new Progress(attempt.plan.task_ids.length, process.stderr, attempt.options.quiet ?? false);
+	const watch = new TaskLeakWatch(attempt);
+	const place = placeTurn(attempt, admission, services.placement, provider, watch);
+	return {progress, unattributed: watch.unattributed, run: index => runOneTask(attempt, index, place, progress), taskDir: index => taskPathsOf(attempt, index).dir};
 }
 
 function attemptTasks(attempt: AttemptContext, admission: Admission): Array<AttemptTask | null> {
@@ -63,10 +80,10 @@ function attemptTasks(attempt: AttemptContext, admission: Admission): Array<Atte
 }
 
 /** Launches the task when the total budget allows it; otherwise records it failed with reason `budget`. */
-async function withinBudget(runner: TaskRunner, index: number, budget: BudgetGate, progress: Progress, run: () => Promise<RecordedTask>): Promise<RecordedTask> {
+async function withinBudget(attempt: AttemptContext, index: number, budget: BudgetGate, progress: Progress, run: () => Promise<RecordedTask>): Promise<RecordedTask> {
 	const refused = budget.launch();
 	if (refused !== null) {
-		const result = await recordFailedTask(runner.attempt, index, refused);
+		const result = await recordFailedTask(attempt, index, refused);
 		progress.finished(result, false);
 		return {result, problem: null};
 	}
@@ -75,25 +92,37 @@ async function withinBudget(runner: TaskRunner, index: number, budget: BudgetGat
 	return recorded;
 }
 
-/** A task run here or whole elsewhere (a queue executor), then appended to the ledger before the lane takes the next one. */
-async function runOneTask(runner: TaskRunner, index: number, progress: Progress, watch: TaskLeakWatch): Promise<RecordedTask> {
-	const {attempt} = runner;
+/** Runs one whole turn where it is placed; `exported` says whether its runtime state may go once it is recorded. */
+type PlaceTurn = (turn: TaskTurn, started: () => boolean) => Promise<{recorded: RecordedTask; exported: boolean}>;
+
+/** Here, with the executor; or shipped whole to a queue, which leaves the evidence in the task folder and no runtime state. */
+function placeTurn(attempt: AttemptContext, admission: Admission, placement: Placement, provider: ResolvedProvider, watch: TaskLeakWatch): PlaceTurn {
+	if (placement.kind === 'queue') return async turn => ({recorded: await placement.remote.runWhole(turn), exported: false});
+	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: placement.executor, provider};
+	return (turn, started) => runHere(runner, turn, watch, started);
+}
+
+/** A task run where it is placed, then appended to the ledger before the lane takes the next one. */
+async function runOneTask(attempt: AttemptContext, index: number, place: PlaceTurn, progress: Progress): Promise<RecordedTask> {
 	const id = attempt.plan.task_ids[index]!;
-	const paths = taskPaths(attempt.dir, taskDirName(index, id, attempt.plan.task_ids.length), attempt.runtime.dir);
+	const paths = taskPathsOf(attempt, index);
 	const log = attempt.log.child({task: id, index});
 	let started = false;
 	const turn = {index, id, paths, log, onStart: () => {
 		started = true;
 		progress.started(id);
 	}};
-	const here = runner.executor.runWhole === undefined ? await runHere(runner, turn, watch, () => started) : null;
-	const recorded = here?.recorded ?? await runner.executor.runWhole!(turn);
+	const {recorded, exported} = await place(turn, () => started);
 	await attempt.ledger.append(recorded.result);
 	// Only now: a crash before the record is on disk leaves the state for `--recover` to export (a failed export moved it already).
-	if (here?.exported === true) dropRuntimeState(paths);
+	if (exported) dropRuntimeState(paths);
 	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
 	progress.finished(recorded.result, started);
 	return recorded;
+}
+
+function taskPathsOf(attempt: AttemptContext, index: number): TaskPaths {
+	return taskPaths(attempt.dir, taskDirName(index, attempt.plan.task_ids[index]!, attempt.plan.task_ids.length), attempt.runtime.dir);
 }
 
 /** Executes one task, audits its leaks and exports its evidence; `exported` says whether its runtime state may go once recorded. */
@@ -107,17 +136,6 @@ async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch,
 	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
 	const recorded = exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
 	return {recorded, exported: recorded.problem === null};
-}
-
-/**
- * A queue worker's side: tasks of an attempt this installation admitted, each run here exactly as a local attempt
- * runs it (setup, execution, independent grade, leak audit, export, ledger), one index at a time as jobs arrive.
- */
-export function localTaskRunner(attempt: AttemptContext, admission: Admission, services: Services, provider: ResolvedProvider): (index: number) => Promise<RecordedTask> {
-	const runner: TaskRunner = {attempt, tasks: attemptTasks(attempt, admission), executor: services.executor, provider};
-	const progress = new Progress(attempt.plan.task_ids.length, process.stderr, true);
-	const watch = new TaskLeakWatch(attempt);
-	return index => runOneTask(runner, index, progress, watch);
 }
 
 /** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */

@@ -15,7 +15,7 @@ import type {AttemptContext} from './attempt-context.js';
 import {startProvider, type ProviderService} from './start-provider.js';
 import {loadConversations} from '../../plan/freeze-responses.js';
 import {inProcessExecutor} from '../executors/in-process-executor.js';
-import type {TaskExecutor} from '../task-core/task-execution.js';
+import type {Placement} from '../task-core/task-placement.js';
 import {createProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
 
 /** Either the tasks may run against this provider, or the first reason the whole denominator fails instead. */
@@ -26,7 +26,7 @@ export type Readiness =
 export interface Services {
 	host: HostSession | null;
 	candidate: CandidateSnapshot | null;
-	executor: TaskExecutor;
+	placement: Placement;
 	bindings: Record<string, string>;
 	ready: Readiness;
 	/** Ends the threads, then the provider. */
@@ -43,21 +43,22 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
 	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
-	const remote = attempt.options.remoteExecutor ?? null;
+	const remote = attempt.options.remotePlacement ?? null;
 	// Tasks run elsewhere read the key where they run: the coordinator needs none.
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? (remote === null ? authFailure(attempt.plan) : null);
-	const executor = remote !== null
-		? remote(attempt)
-		: host.session === null
-		? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
-		: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session));
-	// The threads load the engine while the provider finishes starting.
-	const warming = refused === null ? settle(executor.start(lanesOf(attempt.plan))) : null;
+	const placement: Placement = remote !== null
+		? {kind: 'queue', remote: remote(attempt)}
+		: {kind: 'local', executor: host.session === null
+			? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
+			: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session))};
+	const placed = placement.kind === 'local' ? placement.executor : placement.remote;
+	// The threads load the engine (or the queue opens) while the provider finishes starting.
+	const warming = refused === null ? settle(placed.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);
 	const services: Services = {
-		host: host.session, candidate: candidate.snapshot, executor, bindings: provider.bindings, ready: provider.ready,
+		host: host.session, candidate: candidate.snapshot, placement, bindings: provider.bindings, ready: provider.ready,
 		close: async () => {
-			await executor.close();
+			await placed.close();
 			await provider.close();
 		},
 	};

@@ -49,18 +49,13 @@ export interface RecordedTask {
 	problem: string | null;
 }
 
-/** Runs the tasks of one attempt: in worker threads (in-process), as supervised host processes, or on queue workers. */
+/** Executes the task turns placed here: in worker threads (in-process) or as supervised host processes. */
 export interface TaskExecutor {
 	readonly timing: 'in-process' | 'supervised-host';
 	/** The worker threads the tasks share once started; null where tasks run as processes (or nothing started). */
 	readonly threads: number | null;
 	start(lanes: number): Promise<void>;
 	execute(job: ExecutionJob): Promise<Execution>;
-	/**
-	 * Set by an executor whose tasks run whole elsewhere (set up, executed, graded, audited and exported where they run,
-	 * e.g. a queue worker): it leaves the task's evidence in `turn.paths.dir` and the runner records what it returns.
-	 */
-	runWhole?(turn: TaskTurn): Promise<RecordedTask>;
 	close(): Promise<void>;
 }
 

@@ -76,3 +76,19 @@ t.test('the leak audit is carried as given; leaks alone do not fail the attempt,
 	t.notMatch(reportSummary('/tmp/x', buildReport(input([passed(0, 'a', 3, 300)], {leaks: {...leaks, leaked: []}}))), /leaks:/);
 	t.equal(buildReport(input([passed(0, 'a', 3, 300)])).leak_audit, null, 'nobody looked: null, not an empty audit');
 });
+
+t.test('the placement is recorded beside the timing: a queued report names its queue, an older report without it reads as local', async t => {
+	const results = [passed(0, 'a', 3, 300)];
+	const queue = {name: 'hlab-attempt-1', redis: 'redis://127.0.0.1:6379'};
+	const queued = buildReport(input(results, {placement: 'queue', queue}));
+	t.match(queued, {placement: 'queue', queue, timing: 'in-process'});
+	t.match(reportSummary('/evidence', queued).split('\n')[0], /^baseline attempt finished \(queue hlab-attempt-1 on redis:\/\/127\.0\.0\.1:6379, in-process\): 1\/1 passed$/);
+	const local = buildReport(input(results));
+	t.equal(local.placement, 'local');
+	t.notOk('queue' in local, 'a local report has no queue key');
+	t.match(reportSummary('/evidence', local).split('\n')[0], /^baseline attempt finished \(in-process\): 1\/1 passed$/);
+	const {placement: _placement, ...older} = local;
+	const read = Report.parse(JSON.parse(JSON.stringify(older)));
+	t.equal(read.placement, undefined, 'a report from before placements parses');
+	t.match(reportSummary('/evidence', read).split('\n')[0], /\(in-process\)/, 'and is summarized as local');
+});

@@ -7,7 +7,7 @@ import type {Logger} from 'pino';
 import type {AttemptOptions} from '../attempt/index.js';
 import {failedResult, type TaskFailure} from '../attempt/index.js';
 import type {Plan} from '../plan/plan-schema.js';
-import type {RecordedTask, TaskExecutor, TaskTurn} from '../attempt/index.js';
+import type {RecordedTask, RemotePlacement, TaskTurn} from '../attempt/index.js';
 import {publishAttempt, queueNameOf, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
 import {writeEvidence} from './evidence-transfer.js';
 import {writeQueueRecord} from './queue-record.js';
@@ -17,12 +17,12 @@ import {TaskJobReturn, type TaskJobData} from './task-message.js';
 export interface QueueSettings {
 	/** A task's exported evidence larger than this fails it with `evidence_limit`. */
 	evidenceLimitBytes: number;
-	/** A worker's lock on a task; unrenewed this long (the worker died), the task fails as `worker_lost`. */
+	/** A queue node's lock on a task; unrenewed this long (the node died), the task fails as `node_lost`. */
 	lockMs: number;
 	keepWorkspace: boolean;
 	/** Called once when Redis is lost mid-attempt: the attempt ends interrupted. */
 	onLost(why: string): void;
-	/** Where worker refusals are said as they arrive (stderr). */
+	/** Where queue nodes' refusals are said as they arrive (stderr). */
 	say(line: string): void;
 }
 
@@ -30,12 +30,12 @@ export interface QueueSettings {
 type JobEnd = {kind: 'completed'} | {kind: 'failed'; reason: string} | {kind: 'stalled'} | {kind: 'lost'; why: string};
 
 /**
- * The coordinator's executor: each task becomes one job on the attempt's own queue, added only when a lane is free
- * (so no more than the frozen concurrency is ever queued or running across all workers), in frozen order. A worker
- * runs it whole and returns its result and evidence, which are written here as a local attempt writes them. A job
- * whose worker stops renewing its lock is found by BullMQ's stalled-job check and failed as `worker_lost`, never retried.
+ * The coordinator's placement: each whole turn becomes one job on the attempt's own queue, added only when a lane is
+ * free (so no more than the frozen concurrency is ever queued or running across all queue nodes), in frozen order. A
+ * node runs it whole and returns its result and evidence, which are written here as a local attempt writes them. A job
+ * whose node stops renewing its lock is found by BullMQ's stalled-job check and failed as `worker_lost` (a reason reports already hold), never retried.
  */
-export function queueExecutor(link: RedisLink, settings: QueueSettings): NonNullable<AttemptOptions['remoteExecutor']> {
+export function queuePlacement(link: RedisLink, settings: QueueSettings): NonNullable<AttemptOptions['remotePlacement']> {
 	return attempt => new QueueCoordinator(link, settings, attempt);
 }
 
@@ -45,9 +45,11 @@ const lostCloseMs = 2000;
 /** BullMQ refuses integer job ids. */
 const jobIdOf = (index: number): string => `task-${index}`;
 
-class QueueCoordinator implements TaskExecutor {
+class QueueCoordinator implements RemotePlacement {
+	readonly kind = 'queue' as const;
+	/** Queue nodes execute the turns in their worker threads. */
 	readonly timing = 'in-process' as const;
-	readonly threads = null;
+	readonly queue: RemotePlacement['queue'];
 	readonly #name: string;
 	readonly #clients: Redis[] = [];
 	readonly #waiting = new Map<string, (end: JobEnd) => void>();
@@ -62,6 +64,7 @@ class QueueCoordinator implements TaskExecutor {
 
 	constructor(readonly link: RedisLink, readonly settings: QueueSettings, readonly attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) {
 		this.#name = queueNameOf(attempt.attemptId);
+		this.queue = {name: this.#name, redis: link.bare};
 	}
 
 	async start(): Promise<void> {
@@ -77,7 +80,7 @@ class QueueCoordinator implements TaskExecutor {
 		this.#events = events;
 		this.#queue = new Queue(this.#name, {connection: this.#client(false), streams: {events: {maxLen: 1000}}});
 		this.#queue.on('error', () => undefined);
-		// The coordinator checks for stalled jobs itself: a lone worker that died cannot report its own death.
+		// The coordinator checks for stalled jobs itself: a lone queue node that died cannot report its own death.
 		this.#checker = new Worker(this.#name, null, {connection: this.#client(true), autorun: false, maxStalledCount: 0, stalledInterval: this.settings.lockMs, lockDuration: this.settings.lockMs});
 		this.#checker.on('error', () => undefined);
 		await this.#checker.startStalledCheckTimer();
@@ -117,12 +120,8 @@ class QueueCoordinator implements TaskExecutor {
 		resolve?.(end);
 	}
 
-	execute(): never {
-		throw new Error('the queue executor runs whole tasks (runWhole), not executions');
-	}
-
 	async runWhole(turn: TaskTurn): Promise<RecordedTask> {
-		if (this.#queue === null) throw new Error('the queue executor was not started');
+		if (this.#queue === null) throw new Error('the queue placement was not started');
 		const jobId = jobIdOf(turn.index);
 		const ended = new Promise<JobEnd>(resolve => this.#waiting.set(jobId, resolve));
 		if (this.#lost !== null) this.#end(jobId, {kind: 'lost', why: this.#lost});
@@ -142,21 +141,21 @@ class QueueCoordinator implements TaskExecutor {
 		if (end.kind === 'failed') return this.#failed(turn, {reason: 'crash', message: `the job failed: ${end.reason}`});
 		const parsed = TaskJobReturn.safeParse(job?.returnvalue);
 		await job?.remove().catch(() => undefined);
-		if (!parsed.success) return this.#failed(turn, {reason: 'crash', message: `the worker's answer could not be read: ${parsed.error.message.slice(0, 200)}`});
+		if (!parsed.success) return this.#failed(turn, {reason: 'crash', message: `the queue node's answer could not be read: ${parsed.error.message.slice(0, 200)}`});
 		return this.#accept(turn, parsed.data);
 	}
 
-	/** The worker's result for the task asked, its files written into the task folder, result.json last. */
+	/** The queue node's result for the task asked, its files written into the task folder, result.json last. */
 	async #accept(turn: TaskTurn, answer: TaskJobReturn): Promise<RecordedTask> {
 		const {result} = answer;
-		if (result.index !== turn.index || result.task_id !== turn.id) return this.#failed(turn, {reason: 'crash', message: `worker ${answer.worker} answered for task ${result.index} ${result.task_id}`});
+		if (result.index !== turn.index || result.task_id !== turn.id) return this.#failed(turn, {reason: 'crash', message: `queue node ${answer.worker} answered for task ${result.index} ${result.task_id}`});
 		try {
 			await writeEvidence(turn.paths.dir, answer.files, result);
 		} catch (error) {
-			const message = `the evidence from worker ${answer.worker} could not be written: ${(error as Error).message}`;
+			const message = `the evidence from queue node ${answer.worker} could not be written: ${(error as Error).message}`;
 			return {result: {...result, status: 'failed', reason: 'export', message}, problem: `task ${turn.id}: ${message}`};
 		}
-		turn.log.info({worker: answer.worker}, 'task answered by a queue worker');
+		turn.log.info({worker: answer.worker}, 'task answered by a queue node');
 		return {result, problem: answer.problem};
 	}
 
@@ -171,12 +170,12 @@ class QueueCoordinator implements TaskExecutor {
 		const refusals = await readRefusals(this.#control, this.attempt.attemptId, this.#refusalsSeen).catch(() => []);
 		this.#refusalsSeen += refusals.length;
 		for (const refusal of refusals) {
-			this.attempt.log.warn(refusal, 'a worker refused the attempt');
+			this.attempt.log.warn(refusal, 'a queue node refused the attempt');
 			this.settings.say(`worker ${refusal.worker} refused this attempt: ${refusal.differences.join('; ')}`);
 		}
 	}
 
-	/** The attempt is withdrawn (workers stop), its queue removed with every job in it, and every client closed. */
+	/** The attempt is withdrawn (queue nodes stop), its queue removed with every job in it, and every client closed. */
 	async close(): Promise<void> {
 		clearInterval(this.#refusalTimer);
 		this.#closing = true;

@@ -4,17 +4,17 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {openAttemptIds, readManifest} from './attempt-channel.js';
 import type {RedisLink} from './redis-link.js';
-import {serveAttempt, type WorkerIdentity} from './serve-attempt.js';
+import {serveAttempt, type QueueNodeIdentity} from './serve-attempt.js';
 
-/** How often an idle worker looks for an open attempt. */
+/** How often an idle queue node looks for an open attempt. */
 const idleMs = 300;
 
 /**
- * `hlab worker`: looks for attempts open on this Redis and serves them one at a time, until `stop`. An attempt this
- * worker refused, or served until it was withdrawn, is not taken again.
+ * `hlab queue-node`: looks for attempts open on this Redis and serves them one at a time, until `stop`. An attempt this
+ * node refused, or served until it was withdrawn, is not taken again.
  */
-export async function runWorker(link: RedisLink, me: Omit<WorkerIdentity, 'root'>, stop: AbortSignal): Promise<void> {
-	const root = await mkdtemp(join(tmpdir(), 'hlab-worker-'));
+export async function runQueueNode(link: RedisLink, me: Omit<QueueNodeIdentity, 'root'>, stop: AbortSignal): Promise<void> {
+	const root = await mkdtemp(join(tmpdir(), 'hlab-queue-node-'));
 	// Reconnects for as long as it takes, but a look at Redis fails at once while it is away, so a stop is never held up.
 	const control = link.client(true, {maxRetriesPerRequest: 1});
 	control.on('error', () => undefined);

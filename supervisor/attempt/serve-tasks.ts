@@ -1,0 +1,72 @@
+import {auditAttempt} from './stages/audit-leaks.js';
+import {admitAttempt, type Admission} from './stages/admit-attempt.js';
+import type {AttemptOptions} from './stages/attempt-options.js';
+import {closeAttemptHost} from './stages/attempt-host.js';
+import {closeAttempt, openAttempt} from './stages/open-attempt.js';
+import {measureSupervisor, recordAttempt} from './stages/record-attempt.js';
+import type {AttemptLeaks, TaskResult} from './report/report-schema.js';
+import {taskTurns} from './stages/run-tasks.js';
+import type {Services} from './stages/start-services.js';
+import {startServices} from './stages/start-services.js';
+import type {RecordedTask} from './task-core/task-execution.js';
+
+/** What a caller serving an admitted attempt may ask of it. */
+export interface TaskService {
+	/** The attempt's evidence directory here; task `index`'s folder is `taskDir(index)` under it. */
+	dir: string;
+	taskDir(index: number): string;
+	/** One task of the denominator, run exactly as a local attempt runs it (setup, execution, grade, leak audit, export, ledger). */
+	run(index: number): Promise<RecordedTask>;
+}
+
+/** A refusal lists every difference and ran nothing; a served attempt ends with the final leak audit of a local attempt. */
+export type ServedTasks =
+	| {reason: 'refused'; differences: string[]}
+	| {reason: null; leaks: AttemptLeaks; problems: string[]};
+
+/**
+ * An attempt whose tasks are asked for one at a time (a queue node's share of a queued attempt): opened, admitted and
+ * recorded (attempt.json) as `runAttempt` does, then `serve` asks for tasks until it returns, and the attempt's final
+ * leak audit runs. A plan this installation does not admit, or a provider it cannot reach, refuses the attempt instead.
+ */
+export async function serveTasks(options: AttemptOptions, serve: (service: TaskService) => Promise<void>): Promise<ServedTasks> {
+	const attempt = await openAttempt(options);
+	try {
+		const admission = await admitAttempt(attempt);
+		const measuring = measureSupervisor(admission.result.packages);
+		const services = await startServices(attempt, admission);
+		try {
+			const differences = refusalOf(admission, services);
+			if (differences.length > 0 || services.ready.provider === null) return {reason: 'refused', differences};
+			await recordAttempt(attempt, services, measuring);
+			// What runs now (the provider, the threads) is the attempt's own; anything started later is a task's.
+			attempt.scope.knowServices();
+			const turns = taskTurns(attempt, admission, services, services.ready.provider);
+			const results: TaskResult[] = [];
+			const run = async (index: number): Promise<RecordedTask> => {
+				const recorded = await turns.run(index);
+				results.push(recorded.result);
+				return recorded;
+			};
+			try {
+				await serve({dir: attempt.dir, taskDir: index => turns.taskDir(index), run});
+			} finally {
+				turns.progress.end();
+			}
+			const hostProblems = await closeAttemptHost(services.host, attempt);
+			const final = await auditAttempt(attempt, {results, unattributed: turns.unattributed});
+			return {reason: null, leaks: final.leaks, problems: [...hostProblems, ...final.problems]};
+		} finally {
+			await services.close();
+		}
+	} finally {
+		await closeAttempt(attempt);
+	}
+}
+
+/** Every difference admission found, or why this installation cannot reach the provider (its own API key): empty when admitted. */
+function refusalOf(admission: Admission, services: Services): string[] {
+	if (admission.result.differences.length > 0) return admission.result.differences;
+	const {failure} = services.ready;
+	return failure === null ? [] : [`${failure.reason}: ${failure.message}`];
+}
