@@ -21,7 +21,7 @@ const deciding = [
 	{kind: 'compare', file: 'dist/supervisor/compare/acceptance.js'},
 ];
 /** The `eval` command's definition: its help text decides nothing. */
-const helpText = 'dist/cli/eval.js';
+const helpText = 'dist/cli/eval/index.js';
 
 interface Admission {
 	admitted: boolean;
