@@ -2,7 +2,7 @@ import {z} from 'zod';
 
 /** One line of the grader's reporter (node-test-reporter.ts). */
 const ReportLine = z.union([
-	z.strictObject({result: z.enum(['pass', 'fail']), name: z.string(), skipped: z.boolean()}),
+	z.strictObject({result: z.enum(['pass', 'fail']), name: z.string(), skipped: z.boolean(), error: z.string().optional()}),
 	z.strictObject({summary: z.strictObject({
 		tests: z.number(), passed: z.number(), failed: z.number(), cancelled: z.number(), skipped: z.number(), todo: z.number(),
 		topLevel: z.number(), suites: z.number(),
@@ -35,9 +35,9 @@ export function reportProblem(stdout: string, expected: string[]): string | null
 }
 
 /** Nothing failed, each expected name passed once, and nothing else ran. */
-function resultsProblem(results: Array<{result: 'pass' | 'fail'; name: string; skipped: boolean}>, expected: string[]): string | null {
-	const failed = results.filter(result => result.result === 'fail').map(result => result.name);
-	if (failed.length > 0) return `failed: ${shown(failed)}`;
+function resultsProblem(results: Array<{result: 'pass' | 'fail'; name: string; skipped: boolean; error?: string}>, expected: string[]): string | null {
+	const failed = results.filter(result => result.result === 'fail');
+	if (failed.length > 0) return `failed: ${shown(failed.map(result => result.name))} (first: ${failed[0]!.error ?? 'failed'})`;
 	const passed = results.filter(result => !result.skipped).map(result => result.name);
 	const missing = expected.filter(name => !passed.includes(name));
 	const instead = passed.filter(name => !expected.includes(name));

@@ -7,13 +7,21 @@
  */
 interface RunnerEvent {
 	type: string;
-	data: {name?: unknown; nesting?: unknown; skip?: unknown; todo?: unknown; file?: unknown; counts?: unknown};
+	data: {name?: unknown; nesting?: unknown; skip?: unknown; todo?: unknown; file?: unknown; counts?: unknown; details?: {error?: {cause?: unknown; message?: unknown}}};
+}
+
+/** A failure's first line (the assertion, not its stack), short: feedback for the agent, never part of the verdict. */
+function errorOf(error: {cause?: unknown; message?: unknown} | undefined): string {
+	const cause = error?.cause as {message?: unknown} | undefined;
+	const message = typeof cause?.message === 'string' ? cause.message : String(error?.message ?? 'failed');
+	return message.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 export default async function* nodeTestReporter(source: AsyncIterable<RunnerEvent>): AsyncGenerator<string> {
 	for await (const {type, data} of source) {
 		if ((type === 'test:pass' || type === 'test:fail') && data.nesting === 0) {
-			yield `${JSON.stringify({result: type === 'test:pass' ? 'pass' : 'fail', name: String(data.name), skipped: Boolean(data.skip) || Boolean(data.todo)})}\n`;
+			const result = {result: type === 'test:pass' ? 'pass' : 'fail', name: String(data.name), skipped: Boolean(data.skip) || Boolean(data.todo)};
+			yield `${JSON.stringify(type === 'test:pass' ? result : {...result, error: errorOf(data.details?.error)})}\n`;
 		}
 		// A summary with a file is one test file's; the run's own has none.
 		if (type === 'test:summary' && data.file === undefined) yield `${JSON.stringify({summary: data.counts ?? null})}\n`;
