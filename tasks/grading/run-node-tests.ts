@@ -1,6 +1,6 @@
 import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
 import {homedir, tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {join, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {distPath, installRoot} from '../../files/install-root.js';
 import {checkSandbox, runInGroup, sandboxFor, type ProcessRecord, type Sandbox} from '../../process/index.js';
@@ -65,9 +65,15 @@ function graderSandbox(scratch: string, hidden: string[]): Sandbox | undefined {
 	return {
 		writable: [],
 		readable: [scratch],
-		hidden: [...new Set([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, ...attempt, '/etc/shadow', '/etc/gshadow'])],
+		hidden: outermost([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, ...attempt, '/etc/shadow', '/etc/gshadow']),
 		network: false,
 	};
+}
+
+/** The paths not inside another one: bubblewrap cannot make a hidden folder read-only once a folder around it is hidden. */
+function outermost(paths: string[]): string[] {
+	const unique = [...new Set(paths.map(path => resolve(path)))];
+	return unique.filter(path => !unique.some(other => other !== path && (path.startsWith(`${other}/`) || other === '/')));
 }
 
 function runProblem(record: ProcessRecord, stdout: string, stderr: string, expected: string[]): string | null {
@@ -76,7 +82,8 @@ function runProblem(record: ProcessRecord, stdout: string, stderr: string, expec
 	if (record.survivors.length > 0) throw new Error(`processes survived the grader's test run: ${record.survivors.join(' ')}`);
 	if (record.failure !== null) return record.failure_message;
 	const reported = reportProblem(stdout, expected);
-	if (reported !== null) return reported;
-	if (record.exit_code !== 0) return `the runner exited with code ${record.exit_code}: ${stderr.trim().split('\n')[0]?.slice(0, 200) ?? ''}`;
+	const said = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
+	if (reported !== null) return record.exit_code !== 0 && stdout === '' && said !== '' ? `${reported}; the runner said: ${said}` : reported;
+	if (record.exit_code !== 0) return `the runner exited with code ${record.exit_code}${said === '' ? '' : `: ${said}`}`;
 	return null;
 }
