@@ -14,6 +14,8 @@ export interface GradeOptions {
 	signal?: AbortSignal;
 	/** The agent's final answer as the supervisor recorded it (the work product, never a verdict); null when none. */
 	finalText?: string | null;
+	/** The attempt's own paths a grader's sandbox must not show besides the install's (its evidence, its runtime state). */
+	hidden?: string[];
 }
 
 /** One built-in task: its data, its independent grader and the scripted reference behaviour. */

@@ -28,7 +28,7 @@ export const answerFromPrompt = defineTask({
 		const extra = entries.filter(name => name !== 'README.md');
 		checks.check('no file was added', extra.length === 0, extra.length > 0 ? `added: ${extra.slice(0, 5).join(', ')}` : null);
 		const edited = await changedFiles(workspace, taskFile(id, ''), ['README.md']);
-		checks.check('README.md is unchanged', edited.length === 0, edited.length > 0 ? 'README.md differs from the original' : null);
+		checks.check('README.md is unchanged', edited.length === 0, edited.length > 0 ? edited.join('; ') : null);
 		return checks.grade();
 	},
 });

@@ -39,13 +39,13 @@ export const backgroundJobPoll = defineTask({
 	async grade(workspace) {
 		const checks = new GradeChecks();
 		const edited = await changedFiles(workspace, taskFile(id, ''), ['data/records.jsonl', 'tools/build-index.js']);
-		checks.check('the records and the indexer are unchanged', edited.length === 0, edited.length ? `changed: ${edited.join(', ')}` : null);
+		checks.check('the records and the indexer are unchanged', edited.length === 0, edited.length ? edited.join('; ') : null);
 		const expected = expectedIndex(await readFile(taskFile(id, 'data/records.jsonl'), 'utf8'));
 		const index = await readWorkspaceJson(workspace, 'out/index.json');
 		checks.check('the indexer wrote out/index.json', index.ok && isDeepStrictEqual(index.value, expected), index.ok ? `found ${JSON.stringify(index.value)}` : index.problem);
 		const summary = await readWorkspaceText(workspace, 'summary.txt');
 		const line = `indexed=${expected.indexed} rejected=${expected.rejected} digest=${expected.digest}`;
-		checks.check('summary.txt reports the index', summary !== null && summary.trim() === line, summary === null ? 'summary.txt is missing' : `expected "${line}", found "${summary.trim().slice(0, 200)}"`);
+		checks.check('summary.txt reports the index', summary.ok && summary.text.trim() === line, summary.ok ? `expected "${line}", found "${summary.text.trim().slice(0, 200)}"` : summary.problem);
 		return checks.grade();
 	},
 });

@@ -1,5 +1,12 @@
-import {runInGroup} from '../../process/index.js';
+import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
+import {homedir, tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {distPath, installRoot} from '../../files/install-root.js';
+import {checkSandbox, runInGroup, sandboxFor, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import type {GradeOptions} from '../task-definition.js';
+import {copyWorkspace} from './copy-workspace.js';
+import {reportProblem} from './node-test-report.js';
 
 export interface TestRun {
 	passed: boolean;
@@ -7,29 +14,76 @@ export interface TestRun {
 	problem: string | null;
 }
 
+/** The task's tests: the files `node --test` runs and the top-level test names they must report, each passed. */
+export interface NodeTests {
+	files: string[];
+	names: string[];
+}
+
 const outputLimit = 1024 * 1024;
+const reporterSource = fileURLToPath(new URL('./node-test-reporter.js', import.meta.url));
 
 /**
- * The grader's own run of the task's tests: `node --test` on the named files in the workspace, in its own
- * process group under a deadline. It uses the Node that runs harness-lab, not whatever the workspace puts on PATH.
+ * The grader's own run of the task's tests. The workspace's code is the agent's, so it runs on a read-only copy (see
+ * copy-workspace.ts), in its own process group under the grade's deadline and byte limits, under bubblewrap where it
+ * is usable: no network, the install's tasks and graders, home, the workspace itself and the attempt's hidden paths
+ * absent. The verdict is the runner's structured report (node-test-report.ts), never its exit code or what it prints.
  */
-export async function runNodeTests(workspace: string, files: string[], options: GradeOptions): Promise<TestRun> {
-	const run = await runInGroup({
-		argv: [process.execPath, '--test', '--test-reporter=dot', ...files],
-		cwd: workspace,
-		env: {NODE_OPTIONS: undefined, NODE_TEST_CONTEXT: undefined},
-		deadlineMs: options.timeoutMs,
-		stdoutLimit: outputLimit,
-		stderrLimit: outputLimit,
-		signal: options.signal,
-	});
-	const {record} = run;
+export async function runNodeTests(workspace: string, tests: NodeTests, options: GradeOptions): Promise<TestRun> {
+	const scratch = mkdtempSync(join(tmpdir(), 'hlab-grade-'));
+	try {
+		const copy = join(scratch, 'workspace');
+		const copied = copyWorkspace(workspace, copy);
+		if (!copied.ok) return {passed: false, problem: copied.reason};
+		const reporter = join(scratch, 'reporter.mjs');
+		copyFileSync(reporterSource, reporter);
+		const run = await runInGroup({
+			argv: [process.execPath, '--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...tests.files],
+			cwd: copy,
+			// Nothing of the supervisor's environment (a provider key, its markers) reaches the agent's code.
+			env: {PATH: process.env.PATH, HOME: copy, LANG: process.env.LANG},
+			extendEnv: false,
+			deadlineMs: options.timeoutMs,
+			stdoutLimit: outputLimit,
+			stderrLimit: outputLimit,
+			signal: options.signal,
+			sandbox: graderSandbox(scratch, [workspace, ...(options.hidden ?? [])]),
+		});
+		const problem = runProblem(run.record, run.stdout?.toString('utf8') ?? '', run.stderr?.toString('utf8') ?? '', tests.names);
+		const leftOut = copied.leftOut.length > 0 ? ` (left out of the copy: ${copied.leftOut.slice(0, 3).join(', ')})` : '';
+		return {passed: problem === null, problem: problem === null ? null : `${problem}${leftOut}`};
+	} finally {
+		rmSync(scratch, {recursive: true, force: true});
+	}
+}
+
+/** What the run's own sandbox hides; undefined (its own process group on the copy, nothing more) where bwrap is unusable. */
+function graderSandbox(scratch: string, hidden: string[]): Sandbox | undefined {
+	if (!checkSandbox().ok) return undefined;
+	const home = [homedir(), process.env.HOME].filter((dir): dir is string => dir !== undefined && dir !== '' && dir !== '/');
+	const attempt = sandboxFor(scratch)?.hidden ?? [];
+	return {
+		writable: [],
+		readable: [scratch],
+		hidden: outermost([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, ...attempt, '/etc/shadow', '/etc/gshadow']),
+		network: false,
+	};
+}
+
+/** The paths not inside another one: bubblewrap cannot make a hidden folder read-only once a folder around it is hidden. */
+function outermost(paths: string[]): string[] {
+	const unique = [...new Set(paths.map(path => resolve(path)))];
+	return unique.filter(path => !unique.some(other => other !== path && (path.startsWith(`${other}/`) || other === '/')));
+}
+
+function runProblem(record: ProcessRecord, stdout: string, stderr: string, expected: string[]): string | null {
 	if (record.failure === 'spawn') throw new Error(`the grader could not start node: ${record.failure_message}`);
 	if (record.failure === 'aborted') throw new Error('grading was cancelled');
 	if (record.survivors.length > 0) throw new Error(`processes survived the grader's test run: ${record.survivors.join(' ')}`);
-	if (record.failure !== null) return {passed: false, problem: record.failure_message};
-	if (record.exit_code === 0) return {passed: true, problem: null};
-	const output = `${run.stdout?.toString('utf8') ?? ''}${run.stderr?.toString('utf8') ?? ''}`;
-	const firstFailure = /✖ ([^\n]*)/.exec(output)?.[1] ?? output.trim().split('\n')[0] ?? '';
-	return {passed: false, problem: `exit code ${record.exit_code}${firstFailure ? `: ${firstFailure.slice(0, 200)}` : ''}`};
+	if (record.failure !== null) return record.failure_message;
+	const reported = reportProblem(stdout, expected);
+	const said = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
+	if (reported !== null) return record.exit_code !== 0 && stdout === '' && said !== '' ? `${reported}; the runner said: ${said}` : reported;
+	if (record.exit_code !== 0) return `the runner exited with code ${record.exit_code}${said === '' ? '' : `: ${said}`}`;
+	return null;
 }

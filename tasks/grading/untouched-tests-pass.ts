@@ -5,12 +5,12 @@ import {runNodeTests} from './run-node-tests.js';
 import {changedFiles} from './workspace-files.js';
 
 /** The grader of a task whose only goal is that its original tests pass: they must be unedited, and pass when run here. */
-export function untouchedTestsPass(id: string, testFile: string): (workspace: string, options: GradeOptions) => Promise<Grade> {
+export function untouchedTestsPass(id: string, testFile: string, testNames: string[]): (workspace: string, options: GradeOptions) => Promise<Grade> {
 	return async (workspace, options) => {
 		const checks = new GradeChecks();
 		const edited = await changedFiles(workspace, taskFile(id, ''), [testFile]);
-		checks.check('the test file is unchanged', edited.length === 0, edited.length ? `${testFile} differs from the original` : null);
-		const tests = await runNodeTests(workspace, [testFile], options);
+		checks.check('the test file is unchanged', edited.length === 0, edited.length ? edited.join('; ') : null);
+		const tests = await runNodeTests(workspace, {files: [testFile], names: testNames}, options);
 		checks.check('the original tests pass', tests.passed, tests.problem);
 		return checks.grade();
 	};

@@ -5,6 +5,14 @@ import {reference} from './reference.js';
 
 const id = 'implement_function';
 const testFile = 'test/slugify.test.js';
+/** The top-level tests of the test file, each of which must run and pass. */
+const testNames = [
+	'words are lower-cased and joined by hyphens',
+	'runs of other characters become one hyphen, none at the ends',
+	'accents are removed',
+	'digits are kept',
+	'a long slug is cut at a hyphen within the limit',
+];
 
 export const implementFunction = defineTask({
 	id,
@@ -15,5 +23,5 @@ export const implementFunction = defineTask({
 	].join('\n'),
 	tools: ['node'],
 	reference,
-	grade: untouchedTestsPass(id, testFile),
+	grade: untouchedTestsPass(id, testFile, testNames),
 });

@@ -15,6 +15,8 @@ export interface GradeContext {
 	taskDir?: string;
 	/** The execution's wall time as the supervisor measured it. */
 	wallMs?: number;
+	/** The attempt's paths a grader's sandbox must not show (its evidence, its runtime state). */
+	hidden?: string[];
 }
 
 /** The agent a task runs with, when it is not the attempt's built-in one: a cartridge's Harness and its tools' code. */
@@ -39,6 +41,6 @@ export function builtinAttemptTask(task: TaskDefinition): AttemptTask {
 		prompt: task.prompt,
 		tools: [...task.tools],
 		setup: workspace => task.setup(workspace),
-		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal, finalText: context.outcome.final_text}),
+		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal, finalText: context.outcome.final_text, hidden: context.hidden}),
 	};
 }

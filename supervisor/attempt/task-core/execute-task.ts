@@ -66,12 +66,17 @@ export async function setUpTask(task: AttemptTask | null, id: string, toolVersio
 	return {task};
 }
 
+/** What a grader that runs workspace code hides from it, besides the install's: the evidence and the runtime state. */
+function graderHidden(attempt: AttemptContext): string[] {
+	return [attempt.dir, ...(attempt.runtime.dir === null ? [] : [attempt.runtime.dir])];
+}
+
 /** The verdict comes from the grader looking at the workspace, never from what the execution claims. */
 async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outcome: ExecutionOutcome, ran: Pick<Execution, 'wall_ms' | 'evidence'>): Promise<TaskResult> {
 	const {budgets} = runner.attempt.plan;
 	let verdict: Grade;
 	try {
-		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms});
+		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms, hidden: graderHidden(runner.attempt)});
 	} catch (error) {
 		return failedResult(turn.index, turn.id, {reason: 'grader', message: `the grader failed: ${(error as Error).message}`}, {...ran, outcome, usage: outcome.usage});
 	}

@@ -1,0 +1,60 @@
+import {linkSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import t, {type Test} from 'tap';
+import {checkNoLeaks} from '../../leak-check.js';
+import {getTask} from '../../../tasks/index.js';
+import {installRoot} from '../../../files/install-root.js';
+import {readWorkspaceFile} from '../../../tasks/grading/workspace-files.js';
+import {tempDir} from '../../temp-dir.js';
+
+checkNoLeaks(t);
+
+const expected = join(installRoot, 'tasks/json_config_migration/expected/config/service.v2.json');
+
+async function migrationWorkspace(t: Test): Promise<string> {
+	const dir = join(await tempDir(t, 'hlab-links-'), 'ws');
+	await getTask('json_config_migration')!.setup(dir);
+	return dir;
+}
+
+t.test('a symbolic link to the grader\'s expected file does not pass the migration', async t => {
+	const dir = await migrationWorkspace(t);
+	symlinkSync(expected, join(dir, 'config/service.v2.json'));
+	const grade = await getTask('json_config_migration')!.grade(dir, {timeoutMs: 30_000});
+	t.equal(grade.passed, false, grade.details);
+	t.match(grade.details, /FAIL: config\/service\.v2\.json is the migrated configuration \(symlink: config\/service\.v2\.json\)/);
+});
+
+t.test('a hard link to the grader\'s expected file does not pass the migration', async t => {
+	const dir = await migrationWorkspace(t);
+	linkSync(expected, join(dir, 'config/service.v2.json'));
+	const grade = await getTask('json_config_migration')!.grade(dir, {timeoutMs: 30_000});
+	t.equal(grade.passed, false, grade.details);
+	t.match(grade.details, /\(hard link: config\/service\.v2\.json has 2 links\)/);
+});
+
+t.test('a linked folder on the way is refused too, and so is a link to the original of a protected file', async t => {
+	const dir = await migrationWorkspace(t);
+	const elsewhere = await tempDir(t, 'hlab-elsewhere-');
+	writeFileSync(join(elsewhere, 'service.v2.json'), '{}');
+	symlinkSync(elsewhere, join(dir, 'out'));
+	t.same(readWorkspaceFile(dir, 'out/service.v2.json'), {ok: false, reason: 'symlink: out'});
+	const original = join(installRoot, 'tasks/json_config_migration/files/config/service.v1.json');
+	const linked = await migrationWorkspace(t);
+	const v1 = join(linked, 'config/service.v1.json');
+	await import('node:fs/promises').then(fs => fs.rm(v1));
+	symlinkSync(original, v1);
+	const grade = await getTask('json_config_migration')!.grade(linked, {timeoutMs: 30_000});
+	t.match(grade.details, /FAIL: the version 1 file is unchanged \(symlink: config\/service\.v1\.json\)/);
+});
+
+t.test('the reader takes a plain file and names what is not one', async t => {
+	const dir = await tempDir(t, 'hlab-read-');
+	mkdirSync(join(dir, 'a'));
+	writeFileSync(join(dir, 'a/b.txt'), 'text');
+	t.match(readWorkspaceFile(dir, 'a/b.txt'), {ok: true});
+	t.same(readWorkspaceFile(dir, 'a/none.txt'), {ok: false, reason: 'missing: a/none.txt'});
+	t.same(readWorkspaceFile(dir, 'a'), {ok: false, reason: 'not a regular file: a'});
+	t.same(readWorkspaceFile(dir, 'a/b.txt/c'), {ok: false, reason: 'not a folder: a/b.txt'});
+	t.throws(() => readWorkspaceFile(dir, '../x'), /leaves the workspace/);
+});
