@@ -1,7 +1,8 @@
 import type {MessagePort} from 'node:worker_threads';
 import type {LoadedCartridge} from '../cartridges/index.js';
 import type {CandidateSnapshot} from '../engine/candidate/snapshot.js';
-import type {ExecutionOutcome, EngineFailureReason} from '../engine/outcome.js';
+import {z} from 'zod';
+import {ExecutionOutcome, EngineFailureReason} from '../engine/outcome.js';
 import type {RunAgentOptions} from '../engine/loop/run-agent.js';
 
 /** What the supervisor hands a worker thread for one task: the engine's own options, plus what only a thread needs. */
@@ -22,10 +23,13 @@ export interface TaskJob extends Pick<RunAgentOptions, 'harness' | 'task' | 'wor
 	inCandidateCode: Int32Array;
 }
 
-export type TaskJobResult =
-	| {kind: 'outcome'; outcome: ExecutionOutcome; loaded_plugins: string[]}
-	| {kind: 'init_failed'; message: string}
-	| {kind: 'error'; reason: EngineFailureReason; message: string};
+/** A thread's answer; a schema, since a sandboxed runner sends it back over a socket, as a claim to check. */
+export const TaskJobResult = z.discriminatedUnion('kind', [
+	z.object({kind: z.literal('outcome'), outcome: ExecutionOutcome, loaded_plugins: z.array(z.string())}),
+	z.object({kind: z.literal('init_failed'), message: z.string()}),
+	z.object({kind: z.literal('error'), reason: EngineFailureReason, message: z.string()}),
+]);
+export type TaskJobResult = z.infer<typeof TaskJobResult>;
 
 /** From the thread: which thread took the task (sent first), then every process group the task starts. */
 export type TaskThreadMessage = {thread: number} | {pid: number};

@@ -12,7 +12,10 @@ import type {PoolSize} from './pool-size.js';
 
 type Ending = {kind: 'deadline' | 'aborted' | 'crash'; message: string};
 
-export type PoolRun = ({kind: 'result'; result: TaskJobResult} | Ending) & {
+/** How a task ended in the pool: its thread's answer, or why there was none. */
+export type PoolEnding = {kind: 'result'; result: TaskJobResult} | Ending;
+
+export type PoolRun = PoolEnding & {
 	/** Monotonic wall time from dispatch to the thread's answer (or its ending), measured here. */
 	wall_ms: number;
 	/** The worker thread that took the task, null if it never started. */

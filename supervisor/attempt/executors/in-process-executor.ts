@@ -2,7 +2,7 @@ import type {CandidateSnapshot} from '../../../engine/candidate/snapshot.js';
 import type {ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
 import type {Harness} from '../../../harness/index.js';
 import {poolSize} from '../../../workers/pool-size.js';
-import {TaskPool, type PoolRun} from '../../../workers/task-pool.js';
+import {TaskPool, type PoolEnding} from '../../../workers/task-pool.js';
 import {outcomeUnfinished, type Execution, type TaskExecutor} from '../task-core/task-execution.js';
 
 /**
@@ -43,7 +43,8 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 	};
 }
 
-function poolExecution(run: PoolRun): Pick<Execution, 'outcome' | 'unfinished' | 'loadedPlugins'> {
+/** The task core's view of how the pool ended a task, wherever the pool runs. */
+export function poolExecution(run: PoolEnding): Pick<Execution, 'outcome' | 'unfinished' | 'loadedPlugins'> {
 	switch (run.kind) {
 		case 'deadline': return {outcome: null, unfinished: {reason: 'timeout', message: run.message}};
 		case 'aborted': return {outcome: null, unfinished: {reason: 'aborted', message: run.message}};

@@ -49,5 +49,7 @@ export const AttemptRecord = z.object({
 	/** The worker threads the in-process tasks shared (the frozen concurrency is tasks in flight); null when none ran. */
 	threads: z.number().int().positive().nullable().default(null),
 	keep_workdirs: z.boolean(),
+	/** What ran the tasks here: worker threads in the supervisor, a sandboxed task-runner process, or a host's processes; null: a queue's nodes (or an older record). */
+	executor: z.enum(['in-process', 'sandboxed-runner', 'host']).nullable().default(null),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;

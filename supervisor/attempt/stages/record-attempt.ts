@@ -68,8 +68,15 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		concurrency: plan.policy.concurrency,
 		threads: services.placement.kind === 'local' ? services.placement.executor.threads : null,
 		keep_workdirs: attempt.options.keepWorkdirs,
+		executor: executorOf(services),
 	};
 	await writeJson(join(attempt.dir, 'attempt.json'), AttemptRecord.parse(record), {durable: true});
+}
+
+function executorOf(services: Services): AttemptRecord['executor'] {
+	if (services.placement.kind !== 'local') return null;
+	if (services.host !== null) return 'host';
+	return services.sandboxedRunner ? 'sandboxed-runner' : 'in-process';
 }
 
 function loadedModules(modules: string[], services: Services): AttemptRecord['loaded_modules'] {

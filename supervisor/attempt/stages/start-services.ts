@@ -8,13 +8,14 @@ import type {Admission} from './admit-attempt.js';
 import {openAttemptHost, type AttemptHost} from './attempt-host.js';
 import type {TaskFailure} from '../task-core/failed-result.js';
 import {lanesOf} from './frozen-order.js';
-import {hostSandbox} from './attempt-sandbox.js';
+import {hostSandbox, runnerEnvironment, runnerSandbox} from './attempt-sandbox.js';
 import {hostExecutor} from '../executors/host-executor.js';
 import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
 import type {AttemptContext} from './attempt-context.js';
 import {startProvider, type ProviderService} from './start-provider.js';
 import {loadConversations} from '../../plan/freeze-responses.js';
 import {inProcessExecutor} from '../executors/in-process-executor.js';
+import {sandboxedRunnerExecutor} from '../executors/sandboxed-runner-executor.js';
 import type {Placement} from '../task-core/task-placement.js';
 import {createProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
 
@@ -27,6 +28,8 @@ export interface Services {
 	host: HostSession | null;
 	candidate: CandidateSnapshot | null;
 	placement: Placement;
+	/** The tasks' in-process code runs in a sandboxed task-runner process, not in the supervisor's threads. */
+	sandboxedRunner: boolean;
 	bindings: Record<string, string>;
 	ready: Readiness;
 	/** Ends the threads, then the provider. */
@@ -44,19 +47,25 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const remote = attempt.options.remotePlacement ?? null;
+	// A sandboxed plan's in-process tasks run in a sandboxed runner process; one it cannot have refuses the attempt.
+	const sandbox = remote === null && host.session === null ? runnerSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, admission.cartridge?.dir ?? null) : null;
+	const unsandboxable: TaskFailure | null = sandbox !== null && 'problem' in sandbox ? {reason: 'init', message: sandbox.problem} : null;
 	// Tasks run elsewhere read the key where they run: the coordinator needs none.
-	const refused = admission.failure ?? host.failure ?? candidate.failure ?? (remote === null ? authFailure(attempt.plan) : null);
+	const refused = admission.failure ?? host.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
+	const runner = sandbox !== null && !('problem' in sandbox) ? sandbox : null;
 	const placement: Placement = remote !== null
 		? {kind: 'queue', remote: remote(attempt)}
-		: {kind: 'local', executor: host.session === null
-			? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
-			: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session))};
+		: {kind: 'local', executor: host.session !== null
+			? hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session))
+			: runner !== null
+				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
+				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})};
 	const placed = placement.kind === 'local' ? placement.executor : placement.remote;
 	// The threads load the engine (or the queue opens) while the provider finishes starting.
 	const warming = refused === null ? settle(placed.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);
 	const services: Services = {
-		host: host.session, candidate: candidate.snapshot, placement, bindings: provider.bindings, ready: provider.ready,
+		host: host.session, candidate: candidate.snapshot, placement, sandboxedRunner: placement.kind === 'local' && runner !== null, bindings: provider.bindings, ready: provider.ready,
 		close: async () => {
 			await placed.close();
 			await provider.close();
@@ -86,8 +95,12 @@ async function conversationsFor(plan: Plan, admission: Admission): Promise<Scrip
 	return loadConversations(plan);
 }
 
+function keyVariableOf(plan: Plan): string | null {
+	return plan.provider.kind === 'openai-compatible' ? plan.provider.api_key_env : null;
+}
+
 function authFailure(plan: Plan): TaskFailure | null {
-	const variable = plan.provider.kind === 'openai-compatible' ? plan.provider.api_key_env : null;
+	const variable = keyVariableOf(plan);
 	if (variable === null || process.env[variable]) return null;
 	return {reason: 'auth', message: `the API key variable ${variable} is not set`};
 }
