@@ -5,12 +5,12 @@ import type {EvaluationJob} from './evaluation-protocol.js';
 
 /** Bounds of one evaluation process: collectors and graders are quick observers. */
 export interface EvaluationLimits {
-	timeoutMs: number;
+	deadlineMs: number;
 	stdoutLimit: number;
 	stderrLimit: number;
 }
 
-export const defaultEvaluationLimits: EvaluationLimits = {timeoutMs: 30_000, stdoutLimit: 4 * 1024 * 1024, stderrLimit: 256 * 1024};
+export const defaultEvaluationLimits: EvaluationLimits = {deadlineMs: 30_000, stdoutLimit: 4 * 1024 * 1024, stderrLimit: 256 * 1024};
 
 /** What an evaluation process answered, or why it answered nothing usable; its process record either way. */
 export type EvaluationRun<T> =
@@ -24,7 +24,7 @@ export async function runEvaluation<T>(job: EvaluationJob, answer: z.ZodType<T>,
 		argv: [process.execPath, distPath('cartridges/evaluation-main.js')],
 		cwd: options.cwd,
 		input: JSON.stringify(job),
-		deadlineMs: limits.timeoutMs,
+		deadlineMs: limits.deadlineMs,
 		stdoutLimit: limits.stdoutLimit,
 		stderrLimit: limits.stderrLimit,
 	});

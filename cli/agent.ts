@@ -42,7 +42,7 @@ async function runAgentCommand(flags: AgentFlags, self: Command): Promise<void> 
 	const subject = subjectOf(flags, choice.provider);
 	// A cartridge's case runs under its contract's limits unless the flags say otherwise.
 	const given = (name: string): boolean => !('cartridge' in subject) || self.getOptionValueSource(name) !== 'default';
-	const gradeTimeoutMs = positiveDuration(flags.gradeTimeout, '--grade-timeout');
+	const gradeDeadlineMs = positiveDuration(flags.gradeTimeout, '--grade-timeout');
 	const interrupt = new AbortController();
 	const onSignal = (): void => interrupt.abort();
 	process.once('SIGINT', onSignal);
@@ -50,8 +50,8 @@ async function runAgentCommand(flags: AgentFlags, self: Command): Promise<void> 
 	try {
 		const run = await runOneTask({
 			subject, workspace: flags.workspace, stateDir: flags.stateDir ?? null, candidatePath: flags.candidate ?? null,
-			provider: choice.provider, maxSteps: given('maxSteps') ? choice.maxSteps : null, timeoutMs: given('timeout') ? choice.timeoutMs : null,
-			gradeTimeoutMs, signal: interrupt.signal,
+			provider: choice.provider, maxSteps: given('maxSteps') ? choice.maxSteps : null, deadlineMs: given('timeout') ? choice.deadlineMs : null,
+			gradeDeadlineMs, signal: interrupt.signal,
 		});
 		process.stdout.write(flags.json ? `${JSON.stringify(run, null, 2)}\n` : agentRunSummary(run));
 		process.exitCode = run.grade.passed ? okExit : failedExit;

@@ -24,7 +24,7 @@ async function main(): Promise<number> {
 	const policyPath = join(root, 'policy.json');
 	await writeJson(policyPath, {concurrency: 2, acceptance: {require_all_pass: true, improvement: 'turns-or-tokens', max_duration_ratio: 1.25}});
 	const planPath = join(root, 'plan.json');
-	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: 'all', maxSteps: 12, timeoutMs: 60_000, policyPath, controllerPath: null, configPath: null});
+	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: 'all', maxSteps: 12, deadlineMs: 60_000, policyPath, controllerPath: null, configPath: null});
 	await writePlan(planPath, plan);
 	say(`\n1. froze ${planPath}: ${plan.task_ids.length} tasks (${plan.task_ids.join(', ')}), no model call`);
 

@@ -23,7 +23,7 @@ export interface ProviderFlags extends ProviderChoiceFlags {
 export interface ProviderChoice {
 	provider: PlanProvider;
 	maxSteps: number;
-	timeoutMs: number;
+	deadlineMs: number;
 }
 
 /** The scripted provider answers to any model name; this one is recorded when none is given. */
@@ -53,7 +53,7 @@ export function addProviderOptions(command: Command): Command {
 
 /** Validates the flags; anything wrong is a UsageError that names the flag. */
 export function readProviderFlags(flags: ProviderFlags): ProviderChoice {
-	return {provider: readProviderChoice(flags), maxSteps: positiveInteger(flags.maxSteps, '--max-steps'), timeoutMs: positiveDuration(flags.timeout, '--timeout')};
+	return {provider: readProviderChoice(flags), maxSteps: positiveInteger(flags.maxSteps, '--max-steps'), deadlineMs: positiveDuration(flags.timeout, '--timeout')};
 }
 
 /** The provider alone, as a plan records it; anything wrong is a UsageError that names the flag. */

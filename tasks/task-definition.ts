@@ -10,7 +10,7 @@ export const Grade = z.object({
 export type Grade = z.infer<typeof Grade>;
 
 export interface GradeOptions {
-	timeoutMs: number;
+	deadlineMs: number;
 	signal?: AbortSignal;
 	/** The agent's final answer as the supervisor recorded it (the work product, never a verdict); null when none. */
 	finalText?: string | null;

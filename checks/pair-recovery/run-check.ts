@@ -40,7 +40,7 @@ export async function runPairRecoveryCheck(options: PairRecoveryOptions): Promis
 	await mkdir(out);
 	const fixtures = join(out, 'fixtures');
 	await mkdir(fixtures);
-	const plan = await buildPlan({provider: {kind: 'scripted', model: scriptedModel}, selection, maxSteps: 6, timeoutMs: 60_000, policyPath: null, controllerPath: null, configPath: null});
+	const plan = await buildPlan({provider: {kind: 'scripted', model: scriptedModel}, selection, maxSteps: 6, deadlineMs: 60_000, policyPath: null, controllerPath: null, configPath: null});
 	const planPath = join(fixtures, 'plan.json');
 	await writePlan(planPath, plan);
 	const source = await syntheticSource(fixtures);

@@ -46,7 +46,7 @@ export const freezeMode: EvalMode = {
 };
 
 async function freeze(flags: FreezeFlags): Promise<number> {
-	const {provider, maxSteps, timeoutMs} = requireResponses(readProviderFlags(flags), flags);
+	const {provider, maxSteps, deadlineMs} = requireResponses(readProviderFlags(flags), flags);
 	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const plan = await buildPlan({
@@ -55,7 +55,7 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		selection: flags.task,
 		repeat,
 		maxSteps,
-		timeoutMs,
+		deadlineMs,
 		policyPath: flags.experimentPolicy ?? null,
 		controllerPath: flags.experimentController ?? null,
 		configPath: flags.config ?? null,

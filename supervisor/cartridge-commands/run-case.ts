@@ -54,10 +54,10 @@ export async function runCase(run: CaseRun): Promise<CaseRecord> {
 		stateDir: join(run.caseDir, 'state'),
 		ready: {executor: run.executor, provider: run.provider},
 		maxSteps: run.maxSteps ?? limits.max_steps,
-		timeoutMs: limits.deadline_ms,
+		deadlineMs: limits.deadline_ms,
 		toolVersions: {},
 		signal: run.signal,
-		gradeTimeoutMs: judgeTimeoutMs,
+		gradeDeadlineMs: judgeTimeoutMs,
 	});
 	return judged[0]!;
 }

@@ -19,7 +19,7 @@ export interface ControllerClientOptions {
 	/** The attempt directory; calls and input copies are recorded under `DIR/controller/`. */
 	evidenceDir?: string;
 	/** The deadline of one call; 60 s unless a test needs less. */
-	timeoutMs?: number;
+	deadlineMs?: number;
 	/** Time between SIGTERM and SIGKILL of the controller's group. */
 	graceMs?: number;
 	/** Ends a running call (reason `aborted`) and refuses new ones. */
@@ -87,7 +87,7 @@ export function createControllerClient(options: ControllerClientOptions): Contro
 			argv: identity.command,
 			cwd: options.cwd ?? parse(process.cwd()).root,
 			input: requestText,
-			deadlineMs: options.timeoutMs ?? controllerTimeoutMs,
+			deadlineMs: options.deadlineMs ?? controllerTimeoutMs,
 			...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}),
 			stdoutLimit: controllerStdoutLimit,
 			stderrLimit: controllerStderrLimit,

@@ -115,7 +115,7 @@ export async function runPair(options: PairOptions): Promise<PairRecord> {
 	const signal = options.signal ?? new AbortController().signal;
 	for (const name of ['baseline', 'candidate'] as const) {
 		if (signal.aborted) break;
-		await runSide({side: name, argv: sideArgv(name), pairDir: out, timeoutMs: options.timeoutS * 1000, signal, planDigest: plan.plan_digest, taskIds: plan.task_ids, pollMs: options.pollMs, syncLedger: options.syncLedger ?? true}, file);
+		await runSide({side: name, argv: sideArgv(name), pairDir: out, deadlineMs: options.timeoutS * 1000, signal, planDigest: plan.plan_digest, taskIds: plan.task_ids, pollMs: options.pollMs, syncLedger: options.syncLedger ?? true}, file);
 	}
 	if (signal.aborted) {
 		await file.update(record => {
@@ -140,7 +140,7 @@ function validate(options: PairOptions): void {
 }
 
 /** Complete reports are compared by the baseline executable's own compare; anything else is a rejection. */
-async function compareSides(file: PairFile, out: string, baselineExe: string, timeoutMs: number): Promise<void> {
+async function compareSides(file: PairFile, out: string, baselineExe: string, deadlineMs: number): Promise<void> {
 	const {baseline, candidate} = file.record.sides;
 	if (!baseline.comparable || !candidate.comparable) {
 		const why = [...baseline.problems, ...candidate.problems].join('; ');
@@ -148,7 +148,7 @@ async function compareSides(file: PairFile, out: string, baselineExe: string, ti
 		return;
 	}
 	const argv = [baselineExe, 'eval', '--compare', `${join(out, baseline.report!.path)},${join(out, candidate.report!.path)}`, '--decision-output', join(out, 'decision.json')];
-	const run = await runInGroup({argv, cwd: out, deadlineMs: timeoutMs, stdoutLimit: sideOutputLimitCompare, stderrLimit: sideOutputLimitCompare});
+	const run = await runInGroup({argv, cwd: out, deadlineMs, stdoutLimit: sideOutputLimitCompare, stderrLimit: sideOutputLimitCompare});
 	await mkdir(join(out, 'compare.process'), {recursive: true});
 	// pair.json cites these records, so they are on disk before it does.
 	await writeBytes(join(out, 'compare.process', 'stdout.log'), run.stdout ?? Buffer.alloc(0), {durable: true});

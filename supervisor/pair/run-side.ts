@@ -20,7 +20,7 @@ export interface SideRun {
 	side: SideName;
 	argv: string[];
 	pairDir: string;
-	timeoutMs: number;
+	deadlineMs: number;
 	signal: AbortSignal;
 	planDigest: string;
 	taskIds: string[];
@@ -61,7 +61,7 @@ export async function runSide(run: SideRun, file: PairFile): Promise<void> {
 		record = (await runInGroup({
 			argv: run.argv,
 			cwd: pairDir,
-			deadlineMs: run.timeoutMs,
+			deadlineMs: run.deadlineMs,
 			stdoutLimit: sideOutputLimit,
 			stderrLimit: sideOutputLimit,
 			stdout: {kind: 'stream', stream: stdout},

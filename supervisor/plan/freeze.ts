@@ -23,7 +23,7 @@ export interface FreezeOptions {
 	/** Trials per selected task (default 1); a controller plan cannot repeat. */
 	repeat?: number;
 	maxSteps: number;
-	timeoutMs: number;
+	deadlineMs: number;
 	policyPath: string | null;
 	controllerPath: string | null;
 	configPath: string | null;
@@ -80,7 +80,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		...identities,
 		provider: await freezeResponses(options.provider, options.responsesPath ?? null),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
-		budgets: {max_steps: options.maxSteps, timeout_ms: options.timeoutMs},
+		budgets: {max_steps: options.maxSteps, timeout_ms: options.deadlineMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
 		...(cartridge === undefined ? {} : {cartridge}),

@@ -18,8 +18,8 @@ export interface RunOneOptions {
 	provider: PlanProvider;
 	/** Null: the task's own (a cartridge's contract, the built-in agent's limits). */
 	maxSteps: number | null;
-	timeoutMs: number | null;
-	gradeTimeoutMs: number;
+	deadlineMs: number | null;
+	gradeDeadlineMs: number;
 	/** Ends the execution; the workspace is still graded. */
 	signal: AbortSignal;
 }
@@ -34,7 +34,7 @@ export async function runOneTask(options: RunOneOptions): Promise<AgentRun> {
 	const workspace = resolve(options.workspace);
 	await checkWorkspace(workspace);
 	const stateDir = options.stateDir === null ? await mkdtemp(join(tmpdir(), 'hlab-agent-')) : resolve(options.stateDir);
-	const budgets = {max_steps: options.maxSteps ?? subject.limits.max_steps, timeout_ms: options.timeoutMs ?? subject.limits.deadline_ms};
+	const budgets = {max_steps: options.maxSteps ?? subject.limits.max_steps, timeout_ms: options.deadlineMs ?? subject.limits.deadline_ms};
 	const candidate = options.candidatePath === null ? null : await compile(options.candidatePath);
 	const run = await execute(subject, workspace, stateDir, candidate, budgets, options);
 	return AgentRun.parse({
@@ -88,8 +88,8 @@ async function execute(subject: Subject, workspace: string, stateDir: string, ca
 		const ready = readyOf(candidate, started, executor);
 		if ('executor' in ready) await executor.start(1);
 		return await runStandaloneTurn({
-			task: subject.task, workspace, stateDir, ready, maxSteps: budgets.max_steps, timeoutMs: budgets.timeout_ms,
-			toolVersions: await toolVersions(subject.task.tools), signal: options.signal, gradeTimeoutMs: options.gradeTimeoutMs,
+			task: subject.task, workspace, stateDir, ready, maxSteps: budgets.max_steps, deadlineMs: budgets.timeout_ms,
+			toolVersions: await toolVersions(subject.task.tools), signal: options.signal, gradeDeadlineMs: options.gradeDeadlineMs,
 		});
 	} finally {
 		await executor.close();

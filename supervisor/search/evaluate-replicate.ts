@@ -36,7 +36,7 @@ export async function evaluateReplicate(node: SearchNode, seed: number, setup: E
 	const name = `${node.node_id}-seed-${seed}`;
 	const held = reserveReplicate(ledger, policy, node.harness, setup.suite, name);
 	const planPath = join(setup.dir, 'plans', `${name}.json`);
-	const plan = await buildPlan({provider: providerOf(setup.provider, seed), selection: setup.suite.join(','), maxSteps: node.harness.limits.max_steps, timeoutMs: node.harness.limits.deadline_ms, policyPath: setup.experimentPolicyPath, controllerPath: null, configPath: null});
+	const plan = await buildPlan({provider: providerOf(setup.provider, seed), selection: setup.suite.join(','), maxSteps: node.harness.limits.max_steps, deadlineMs: node.harness.limits.deadline_ms, policyPath: setup.experimentPolicyPath, controllerPath: null, configPath: null});
 	await writePlan(planPath, plan);
 	const evidence = join('evaluations', name);
 	const {report} = await runAttempt({planPath, artifacts: join(setup.dir, evidence), candidatePath: null, side: 'candidate', keepWorkdirs: false, configPath: null, quiet: true, harness: node.harness, ...(setup.signal === undefined ? {} : {signal: setup.signal})});

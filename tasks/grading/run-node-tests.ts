@@ -43,7 +43,7 @@ export async function runNodeTests(workspace: string, tests: NodeTests, options:
 			// Nothing of the supervisor's environment (a provider key, its markers) reaches the agent's code.
 			env: {PATH: process.env.PATH, HOME: copy, LANG: process.env.LANG},
 			extendEnv: false,
-			deadlineMs: options.timeoutMs,
+			deadlineMs: options.deadlineMs,
 			stdoutLimit: outputLimit,
 			stderrLimit: outputLimit,
 			signal: options.signal,

@@ -31,7 +31,7 @@ t.test('a grader that prints, or leaves a timer running, still answers, and its 
 
 t.test('a grader that never returns is ended at the deadline, with everything it started', async t => {
 	const module = await graderModule("import {spawn} from 'node:child_process';\nimport {grader} from 'harness-lab/sdk';\nexport const eval_hang = grader(['required'], () => {\n\tspawn('sleep', ['60'], {detached: true, stdio: 'ignore'});\n\treturn new Promise<boolean>(() => {});\n});\n");
-	const run = await runEvaluation({mode: 'grade', module, context, threshold: null, judge: null}, GradeAnswer, {cwd: await tempDir(t), limits: {timeoutMs: 1500, stdoutLimit: 1 << 20, stderrLimit: 1 << 20}});
+	const run = await runEvaluation({mode: 'grade', module, context, threshold: null, judge: null}, GradeAnswer, {cwd: await tempDir(t), limits: {deadlineMs: 1500, stdoutLimit: 1 << 20, stderrLimit: 1 << 20}});
 	t.notOk(run.ok);
 	if (run.ok) return;
 	t.match(run.problem, /the evaluation process failed \(timeout\)/);
@@ -42,7 +42,7 @@ t.test('a grader that never returns is ended at the deadline, with everything it
 
 t.test('an answer larger than the stdout limit is a failure, never a truncated answer', async t => {
 	const module = await graderModule("import {grader} from 'harness-lab/sdk';\nexport const eval_big = grader([], () => ({passed: true, detail: 'x'.repeat(100_000)}));\n");
-	const run = await runEvaluation({mode: 'grade', module, context, threshold: null, judge: null}, GradeAnswer, {cwd: await tempDir(t), limits: {timeoutMs: 20_000, stdoutLimit: 10_000, stderrLimit: 10_000}});
+	const run = await runEvaluation({mode: 'grade', module, context, threshold: null, judge: null}, GradeAnswer, {cwd: await tempDir(t), limits: {deadlineMs: 20_000, stdoutLimit: 10_000, stderrLimit: 10_000}});
 	t.notOk(run.ok);
 	if (!run.ok) t.match(run.problem, /stdout_limit/);
 });

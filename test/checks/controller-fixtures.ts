@@ -14,7 +14,7 @@ export async function checkoutHlab(): Promise<string> {
 /** A plan frozen with the sample experiment controller pinned. */
 export async function controllerPlan(root: string): Promise<string> {
 	await buildSampleController(join(root, 'controller'));
-	const plan = await buildPlan({provider: {kind: 'scripted', model: scriptedModel}, selection: 'all', maxSteps: 4, timeoutMs: 60_000, policyPath: null, controllerPath: join(root, 'controller', 'controller.json'), configPath: null, cwd: root});
+	const plan = await buildPlan({provider: {kind: 'scripted', model: scriptedModel}, selection: 'all', maxSteps: 4, deadlineMs: 60_000, policyPath: null, controllerPath: join(root, 'controller', 'controller.json'), configPath: null, cwd: root});
 	const path = join(root, 'plan.json');
 	await writePlan(path, plan);
 	return path;
@@ -22,7 +22,7 @@ export async function controllerPlan(root: string): Promise<string> {
 
 /** A plan of one built-in task, with no controller. */
 export async function plainPlan(root: string): Promise<string> {
-	const plan = await buildPlan({provider: {kind: 'scripted', model: scriptedModel}, selection: 'test_failure_fix', maxSteps: 4, timeoutMs: 60_000, policyPath: null, controllerPath: null, configPath: null});
+	const plan = await buildPlan({provider: {kind: 'scripted', model: scriptedModel}, selection: 'test_failure_fix', maxSteps: 4, deadlineMs: 60_000, policyPath: null, controllerPath: null, configPath: null});
 	const path = join(root, 'plain-plan.json');
 	await writePlan(path, plan);
 	return path;

@@ -30,7 +30,7 @@ export async function freeze(input: FreezeInput): Promise<string> {
 	const policyPath = join(input.dir, `${input.name ?? 'plan'}-policy.json`);
 	await writeFile(policyPath, JSON.stringify(input.policy ?? {concurrency: 2}));
 	const plan = await buildPlan({
-		provider: {kind: 'scripted', model: 'reference'}, selection: input.tasks, repeat: input.repeat, maxSteps: input.maxSteps ?? 12, timeoutMs: 60_000,
+		provider: {kind: 'scripted', model: 'reference'}, selection: input.tasks, repeat: input.repeat, maxSteps: input.maxSteps ?? 12, deadlineMs: 60_000,
 		policyPath, controllerPath: null, configPath: null, cwd: input.cwd ?? input.dir,
 	});
 	const path = join(input.dir, `${input.name ?? 'plan'}.json`);

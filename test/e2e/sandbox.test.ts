@@ -18,7 +18,7 @@ async function freezeSandboxed(dir: string): Promise<string> {
 	const policyPath = join(dir, 'policy.json');
 	await writeFile(policyPath, JSON.stringify({concurrency: 1}));
 	const plan = await buildPlan({
-		provider: {kind: 'scripted', model: 'reference'}, selection: tasks, maxSteps: 12, timeoutMs: 60_000,
+		provider: {kind: 'scripted', model: 'reference'}, selection: tasks, maxSteps: 12, deadlineMs: 60_000,
 		policyPath, controllerPath: null, configPath: null, cwd: dir, sandbox: true,
 	});
 	const path = join(dir, 'plan.json');

@@ -24,7 +24,7 @@ async function freezePlan(dir: string, name: string, selection: string, sandbox:
 	const policyPath = join(dir, `${name}-policy.json`);
 	await writeFile(policyPath, JSON.stringify({concurrency: 2}));
 	const plan = await buildPlan({
-		provider: {kind: 'scripted', model: 'reference'}, selection, maxSteps: 12, timeoutMs: 60_000,
+		provider: {kind: 'scripted', model: 'reference'}, selection, maxSteps: 12, deadlineMs: 60_000,
 		policyPath, controllerPath: null, configPath: null, cwd: dir, sandbox,
 	});
 	const path = join(dir, `${name}.json`);

@@ -61,7 +61,7 @@ t.test('runs a task to done and journals every request, response, tool call and 
 	t.equal(run.outcome.status, 'done');
 	t.equal(run.outcome.reason, null);
 	t.match(run.outcome.final_text, /service\.v2\.json/);
-	t.ok((await migration.grade(workspace, {timeoutMs: 30_000})).passed, 'the workspace passes the grader');
+	t.ok((await migration.grade(workspace, {deadlineMs: 30_000})).passed, 'the workspace passes the grader');
 
 	const count = (type: string): number => run.journal.filter(record => record.type === type).length;
 	t.equal(count('request'), run.outcome.steps, 'one request per step');

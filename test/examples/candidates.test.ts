@@ -16,7 +16,7 @@ async function attempt(t: Test, taskId: string, plugins: LoadedPlugin[]) {
 	const workspace = join(await tempDir(t), 'ws');
 	await task.setup(workspace);
 	const run = await runScripted(t, server, task, {workspace, plugins});
-	return {outcome: run.outcome, grade: await task.grade(workspace, {timeoutMs: 30_000})};
+	return {outcome: run.outcome, grade: await task.grade(workspace, {deadlineMs: 30_000})};
 }
 
 t.test('both example candidates pass validation', async t => {

@@ -35,7 +35,7 @@ t.test('each grader fails on an untouched workspace', async t => {
 	for (const task of builtinTasks) {
 		const dir = await workspace(t);
 		await task.setup(dir);
-		const grade = await task.grade(dir, {timeoutMs: 30_000});
+		const grade = await task.grade(dir, {deadlineMs: 30_000});
 		t.ok(Grade.safeParse(grade).success);
 		t.equal(grade.passed, false, `${task.id}: ${grade.details.replace(/\n/g, '; ')}`);
 		t.ok(grade.score !== null && grade.score < 1);
@@ -58,13 +58,13 @@ t.test('a test-based grader passes a correct fix and fails edited tests', async 
 	const fixed = await workspace(t);
 	await task.setup(fixed);
 	await fix(fixed);
-	const good = await task.grade(fixed, {timeoutMs: 30_000});
+	const good = await task.grade(fixed, {deadlineMs: 30_000});
 	t.same([good.passed, good.score], [true, 1], good.details);
 
 	const cheated = await workspace(t);
 	await task.setup(cheated);
 	await writeFile(join(cheated, 'test/discount.test.js'), 'import {test} from \'node:test\';\ntest(\'nothing\', () => {});\n');
-	const cheat = await task.grade(cheated, {timeoutMs: 30_000});
+	const cheat = await task.grade(cheated, {deadlineMs: 30_000});
 	t.equal(cheat.passed, false, 'tests that pass because they were edited do not count');
 	t.match(cheat.details, /FAIL: the test file is unchanged/);
 });
@@ -75,7 +75,7 @@ t.test('the one-turn task grades the recorded answer and an untouched workspace'
 		const dir = await workspace(t);
 		await task.setup(dir);
 		await change?.(dir);
-		return task.grade(dir, {timeoutMs: 30_000, finalText});
+		return task.grade(dir, {deadlineMs: 30_000, finalText});
 	};
 	t.same((await grade('It finished at 12:25.')).passed, true);
 	t.match(await grade('It finished at 12:15.'), {passed: false, details: /names 12:15/}, 'a wrong time fails');
@@ -91,7 +91,7 @@ t.test('the grader\'s test run has a deadline', async t => {
 	await task.setup(dir);
 	await writeFile(join(dir, 'src/slugify.js'), 'export function slugify() { for (;;) {} }\n');
 	const started = performance.now();
-	const grade = await task.grade(dir, {timeoutMs: 1500});
+	const grade = await task.grade(dir, {deadlineMs: 1500});
 	t.equal(grade.passed, false);
 	t.match(grade.details, /deadline/);
 	t.ok(performance.now() - started < 10_000);

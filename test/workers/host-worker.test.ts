@@ -35,7 +35,7 @@ t.test('the real host worker runs a built-in task with its own engine and names 
 	t.ok((run.outcome?.usage.turns ?? 0) > 0, 'the scripted provider was called through the worker');
 	const response = HostResponse.parse(JSON.parse(await readFile(join(session.dir, 'tasks', `001-${task.id}`, 'stdout.log'), 'utf8')));
 	t.equal(response.binary.digest, session.identity.digest);
-	const grade = await task.grade(workspace, {timeoutMs: 60_000});
+	const grade = await task.grade(workspace, {deadlineMs: 60_000});
 	t.equal(grade.passed, true, grade.details);
 	const closed = await closeHostSession(session);
 	t.same(closed.closed?.answered, [task.id]);

@@ -24,7 +24,7 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 				stateDir: job.paths.state,
 				provider: job.provider,
 				maxSteps: job.maxSteps,
-				deadlineMs: job.timeoutMs,
+				deadlineMs: job.deadlineMs,
 				signal: job.signal,
 				processJsonIn: job.paths.dir,
 				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),

@@ -29,7 +29,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 				stateDir: job.paths.state,
 				provider: job.provider,
 				maxSteps: job.maxSteps,
-				deadlineMs: job.timeoutMs,
+				deadlineMs: job.deadlineMs,
 				candidate,
 				...(limiter === null ? {} : {limiter}),
 				// A cartridge case brings its own Harness and tools; otherwise the attempt's Harness, when it has one.

@@ -40,7 +40,7 @@ export function sandboxedRunnerExecutor(setup: RunnerSetup): TaskExecutor {
 			const keyVariable = job.provider.api_key_env;
 			const proxy = await startMeteringProxy(job.provider, keyVariable === null ? null : process.env[keyVariable] ?? null);
 			const t0 = performance.now();
-			const run = await runner.run(runnerJob(job, proxy.provider, setup.harness ?? null), {signal: job.signal, answerWithinMs: hardDeadline(job.timeoutMs)}).finally(() => proxy.close());
+			const run = await runner.run(runnerJob(job, proxy.provider, setup.harness ?? null), {signal: job.signal, answerWithinMs: hardDeadline(job.deadlineMs)}).finally(() => proxy.close());
 			const wall_ms = performance.now() - t0;
 			const execution = poolExecution(run);
 			if (execution.outcome === null) return {...execution, wall_ms, evidence: {}};
@@ -54,7 +54,7 @@ export function sandboxedRunnerExecutor(setup: RunnerSetup): TaskExecutor {
 
 /** What crosses to the runner: the engine's options with the proxy as the provider, and a cartridge without its judges. */
 function runnerJob(job: ExecutionJob, provider: ExecutionJob['provider'], harness: Harness | null): Parameters<RunnerProcess['run']>[0] {
-	const base = {task: job.task, workspace: job.paths.workspace, stateDir: job.paths.state, provider, maxSteps: job.maxSteps, deadlineMs: job.timeoutMs};
+	const base = {task: job.task, workspace: job.paths.workspace, stateDir: job.paths.state, provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs};
 	if (job.agent !== undefined) {
 		// The cases' expected data, the collectors and the graders are the scorer's: the tools need none of them.
 		const data = {...job.agent.cartridge.data, cases: [], collectors: [], graders: []};

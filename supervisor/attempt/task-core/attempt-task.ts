@@ -9,7 +9,7 @@ export interface GradeContext {
 	outcome: ExecutionOutcome;
 	/** The task's runtime state folder (journal, messages) before export. */
 	stateDir: string;
-	timeoutMs: number;
+	deadlineMs: number;
 	signal: AbortSignal;
 	/** The task's folder in the evidence directory, where a grader may keep its own record (none outside an attempt). */
 	taskDir?: string;
@@ -41,6 +41,6 @@ export function builtinAttemptTask(task: TaskDefinition): AttemptTask {
 		prompt: task.prompt,
 		tools: [...task.tools],
 		setup: workspace => task.setup(workspace),
-		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal, finalText: context.outcome.final_text, hidden: context.hidden}),
+		grade: context => task.grade(context.workspace, {deadlineMs: context.deadlineMs, signal: context.signal, finalText: context.outcome.final_text, hidden: context.hidden}),
 	};
 }

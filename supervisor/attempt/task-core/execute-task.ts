@@ -33,7 +33,7 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 		paths: turn.paths,
 		provider: runner.provider,
 		maxSteps: plan.budgets.max_steps,
-		timeoutMs: plan.budgets.timeout_ms,
+		deadlineMs: plan.budgets.timeout_ms,
 		signal: runner.attempt.signal,
 		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
 	});
@@ -76,7 +76,7 @@ async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outc
 	const {budgets} = runner.attempt.plan;
 	let verdict: Grade;
 	try {
-		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms, hidden: graderHidden(runner.attempt)});
+		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, deadlineMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms, hidden: graderHidden(runner.attempt)});
 	} catch (error) {
 		return failedResult(turn.index, turn.id, {reason: 'grader', message: `the grader failed: ${(error as Error).message}`}, {...ran, outcome, usage: outcome.usage});
 	}

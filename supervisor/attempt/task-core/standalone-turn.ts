@@ -15,12 +15,12 @@ export interface StandaloneTurn {
 	ready: {executor: TaskExecutor; provider: ResolvedProvider} | {failure: TaskFailure};
 	maxSteps: number;
 	/** The soft deadline; an in-process executor ends the thread at this plus its grace, as in an attempt. */
-	timeoutMs: number;
+	deadlineMs: number;
 	/** Each tool's version as a plan records it, null for one not found. */
 	toolVersions: Record<string, string | null>;
 	/** Interrupts the execution; the workspace is still graded. */
 	signal: AbortSignal;
-	gradeTimeoutMs: number;
+	gradeDeadlineMs: number;
 }
 
 export interface StandaloneRun {
@@ -45,7 +45,7 @@ export async function runStandaloneTurn(turn: StandaloneTurn): Promise<Standalon
 	const outcome = outcomeOf(before, run);
 	const wallMs = run?.wall_ms ?? 0;
 	// The grader is not interrupted with the run: an interrupted run still gets its workspace graded.
-	const grade = await turn.task.grade({workspace: turn.workspace, outcome, stateDir: turn.stateDir, timeoutMs: turn.gradeTimeoutMs, signal: new AbortController().signal, wallMs});
+	const grade = await turn.task.grade({workspace: turn.workspace, outcome, stateDir: turn.stateDir, deadlineMs: turn.gradeDeadlineMs, signal: new AbortController().signal, wallMs});
 	return {outcome, grade, wall_ms: wallMs, loaded_plugins: run?.loadedPlugins ?? []};
 }
 
@@ -57,7 +57,7 @@ function jobOf(turn: StandaloneTurn, provider: ResolvedProvider): Parameters<Tas
 		paths: {relDir: '.', dir: turn.stateDir, runtime: turn.stateDir, state: turn.stateDir, session: turn.stateDir, workspace: turn.workspace},
 		provider,
 		maxSteps: turn.maxSteps,
-		timeoutMs: turn.timeoutMs,
+		deadlineMs: turn.deadlineMs,
 		signal: turn.signal,
 		...(task.agent === undefined ? {} : {agent: task.agent}),
 	};

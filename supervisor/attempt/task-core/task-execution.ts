@@ -13,7 +13,7 @@ export interface ExecutionJob {
 	paths: TaskPaths;
 	provider: ResolvedProvider;
 	maxSteps: number;
-	timeoutMs: number;
+	deadlineMs: number;
 	signal: AbortSignal;
 	/** A cartridge's agent instead of the built-in one. */
 	agent?: TaskAgent;

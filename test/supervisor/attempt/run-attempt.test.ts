@@ -19,7 +19,7 @@ const unsetKey = 'HLAB_TEST_RUN_ATTEMPT_UNSET_KEY';
 async function freezePlan(dir: string, provider: Parameters<typeof buildPlan>[0]['provider'] = {kind: 'scripted', model: 'reference'}): Promise<string> {
 	const policyPath = join(dir, 'policy.json');
 	await writeFile(policyPath, JSON.stringify({concurrency: 2}));
-	const plan = await buildPlan({provider, selection: ids.join(','), maxSteps: 12, timeoutMs: 60_000, policyPath, controllerPath: null, configPath: null, cwd: dir});
+	const plan = await buildPlan({provider, selection: ids.join(','), maxSteps: 12, deadlineMs: 60_000, policyPath, controllerPath: null, configPath: null, cwd: dir});
 	const path = join(dir, 'plan.json');
 	await writePlan(path, plan);
 	return path;

@@ -18,7 +18,7 @@ checkNoLeaks(t);
 async function controllerSides(root: string, told: string): Promise<{baseline: string; candidate: string}> {
 	const identityPath = join(root, 'controller.json');
 	await writeFile(identityPath, JSON.stringify(await pinFixture('decides.mjs', [told])));
-	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: 'all', maxSteps: 4, timeoutMs: 60_000, policyPath: null, controllerPath: identityPath, configPath: null, cwd: root});
+	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: 'all', maxSteps: 4, deadlineMs: 60_000, policyPath: null, controllerPath: identityPath, configPath: null, cwd: root});
 	const planPath = join(root, 'plan.json');
 	await writePlan(planPath, plan);
 	const {bytes} = await readPlanFile(planPath);

@@ -10,7 +10,7 @@ checkNoLeaks(t);
 
 t.test('a controller that sleeps past the deadline, with a child that ignores SIGTERM, fails with timeout and leaves nothing running', async t => {
 	const dir = await scratch(t);
-	const client = createControllerClient({identity: await pinFixture('sleep-ignoring-term.mjs'), evidenceDir: dir, timeoutMs: 2000, graceMs: 200});
+	const client = createControllerClient({identity: await pinFixture('sleep-ignoring-term.mjs'), evidenceDir: dir, deadlineMs: 2000, graceMs: 200});
 	const started = performance.now();
 	const answer = await client.call('tasks', {});
 	t.equal(answer.ok ? 'ok' : answer.error.reason, 'timeout');

@@ -15,7 +15,7 @@ t.test('a deciding module that no longer links is a named difference at admissio
 	const cwd = join(dir, 'work');
 	await mkdir(cwd);
 	const plan = await buildPlan({
-		provider: {kind: 'scripted', model: 'reference'}, selection: 'answer_from_prompt', maxSteps: 6, timeoutMs: 60_000,
+		provider: {kind: 'scripted', model: 'reference'}, selection: 'answer_from_prompt', maxSteps: 6, deadlineMs: 60_000,
 		policyPath: null, controllerPath: null, configPath: null, cwd,
 	});
 	// Admitted against the copy (the tasks themselves still come from this installation).

@@ -20,7 +20,7 @@ async function migrationWorkspace(t: Test): Promise<string> {
 t.test('a symbolic link to the grader\'s expected file does not pass the migration', async t => {
 	const dir = await migrationWorkspace(t);
 	symlinkSync(expected, join(dir, 'config/service.v2.json'));
-	const grade = await getTask('json_config_migration')!.grade(dir, {timeoutMs: 30_000});
+	const grade = await getTask('json_config_migration')!.grade(dir, {deadlineMs: 30_000});
 	t.equal(grade.passed, false, grade.details);
 	t.match(grade.details, /FAIL: config\/service\.v2\.json is the migrated configuration \(symlink: config\/service\.v2\.json\)/);
 });
@@ -28,7 +28,7 @@ t.test('a symbolic link to the grader\'s expected file does not pass the migrati
 t.test('a hard link to the grader\'s expected file does not pass the migration', async t => {
 	const dir = await migrationWorkspace(t);
 	linkSync(expected, join(dir, 'config/service.v2.json'));
-	const grade = await getTask('json_config_migration')!.grade(dir, {timeoutMs: 30_000});
+	const grade = await getTask('json_config_migration')!.grade(dir, {deadlineMs: 30_000});
 	t.equal(grade.passed, false, grade.details);
 	t.match(grade.details, /\(hard link: config\/service\.v2\.json has 2 links\)/);
 });
@@ -44,7 +44,7 @@ t.test('a linked folder on the way is refused too, and so is a link to the origi
 	const v1 = join(linked, 'config/service.v1.json');
 	await import('node:fs/promises').then(fs => fs.rm(v1));
 	symlinkSync(original, v1);
-	const grade = await getTask('json_config_migration')!.grade(linked, {timeoutMs: 30_000});
+	const grade = await getTask('json_config_migration')!.grade(linked, {deadlineMs: 30_000});
 	t.match(grade.details, /FAIL: the version 1 file is unchanged \(symlink: config\/service\.v1\.json\)/);
 });
 

@@ -17,7 +17,7 @@ async function freezePlan(dir: string, concurrency: number, selection = ids, tim
 	const policyPath = join(dir, `policy-${concurrency}.json`);
 	await writeFile(policyPath, JSON.stringify({concurrency}));
 	// background_job_poll polls until its job is done: on a loaded machine that can take many more than 12 steps.
-	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: selection.join(','), maxSteps: 45, timeoutMs, policyPath, controllerPath: null, configPath: null, cwd: dir});
+	const plan = await buildPlan({provider: {kind: 'scripted', model: 'reference'}, selection: selection.join(','), maxSteps: 45, deadlineMs: timeoutMs, policyPath, controllerPath: null, configPath: null, cwd: dir});
 	const path = join(dir, `plan-${concurrency}.json`);
 	await writePlan(path, plan);
 	return path;
