@@ -1,13 +1,9 @@
-import {auditAttempt} from './stages/audit-leaks.js';
-import {admitAttempt, type Admission} from './stages/admit-attempt.js';
 import type {AttemptOptions} from './stages/attempt-options.js';
-import {closeAttemptHost} from './stages/attempt-host.js';
-import {closeAttempt, openAttempt} from './stages/open-attempt.js';
-import {measureSupervisor, recordAttempt} from './stages/record-attempt.js';
+import type {Admission} from './stages/admit-attempt.js';
 import type {AttemptLeaks, TaskResult} from './report/report-schema.js';
 import {taskTurns} from './stages/run-tasks.js';
+import {closeTasks, recordStarted, withStartedAttempt} from './stages/started-attempt.js';
 import type {Services} from './stages/start-services.js';
-import {startServices} from './stages/start-services.js';
 import type {RecordedTask} from './task-core/task-execution.js';
 
 /** What a caller serving an admitted attempt may ask of it. */
@@ -29,39 +25,26 @@ export type ServedTasks =
  * recorded (attempt.json) as `runAttempt` does, then `serve` asks for tasks until it returns, and the attempt's final
  * leak audit runs. A plan this installation does not admit, or a provider it cannot reach, refuses the attempt instead.
  */
-export async function serveTasks(options: AttemptOptions, serve: (service: TaskService) => Promise<void>): Promise<ServedTasks> {
-	const attempt = await openAttempt(options);
-	try {
-		const admission = await admitAttempt(attempt);
-		const measuring = measureSupervisor(admission.result.packages);
-		const services = await startServices(attempt, admission);
+export function serveTasks(options: AttemptOptions, serve: (service: TaskService) => Promise<void>): Promise<ServedTasks> {
+	return withStartedAttempt(options, async started => {
+		const {attempt, admission, services} = started;
+		const differences = refusalOf(admission, services);
+		if (differences.length > 0 || services.ready.provider === null) return {reason: 'refused', differences};
+		await recordStarted(started);
+		const turns = taskTurns(attempt, admission, services, services.ready.provider);
+		const results: TaskResult[] = [];
+		const run = async (index: number): Promise<RecordedTask> => {
+			const recorded = await turns.run(index);
+			results.push(recorded.result);
+			return recorded;
+		};
 		try {
-			const differences = refusalOf(admission, services);
-			if (differences.length > 0 || services.ready.provider === null) return {reason: 'refused', differences};
-			await recordAttempt(attempt, services, measuring);
-			// What runs now (the provider, the threads) is the attempt's own; anything started later is a task's.
-			attempt.scope.knowServices();
-			const turns = taskTurns(attempt, admission, services, services.ready.provider);
-			const results: TaskResult[] = [];
-			const run = async (index: number): Promise<RecordedTask> => {
-				const recorded = await turns.run(index);
-				results.push(recorded.result);
-				return recorded;
-			};
-			try {
-				await serve({dir: attempt.dir, taskDir: index => turns.taskDir(index), run});
-			} finally {
-				turns.progress.end();
-			}
-			const hostProblems = await closeAttemptHost(services.host, attempt);
-			const final = await auditAttempt(attempt, {results, unattributed: turns.unattributed});
-			return {reason: null, leaks: final.leaks, problems: [...hostProblems, ...final.problems]};
+			await serve({dir: attempt.dir, taskDir: index => turns.taskDir(index), run});
 		} finally {
-			await services.close();
+			turns.progress.end();
 		}
-	} finally {
-		await closeAttempt(attempt);
-	}
+		return {reason: null, ...await closeTasks(started, {results, unattributed: turns.unattributed})};
+	});
 }
 
 /** Every difference admission found, or why this installation cannot reach the provider (its own API key): empty when admitted. */

@@ -1,0 +1,49 @@
+import type {LeakedProcess} from '../../../process/index.js';
+import type {AttemptLeaks, TaskResult} from '../report/report-schema.js';
+import {admitAttempt, type Admission} from './admit-attempt.js';
+import type {AttemptContext} from './attempt-context.js';
+import {closeAttemptHost} from './attempt-host.js';
+import type {AttemptOptions} from './attempt-options.js';
+import {auditAttempt} from './audit-leaks.js';
+import {closeAttempt, openAttempt} from './open-attempt.js';
+import {measureSupervisor, recordAttempt} from './record-attempt.js';
+import {startServices, type Services} from './start-services.js';
+
+/** An attempt opened, admitted and with its services started: what every way of running an attempt's tasks begins with. */
+export interface StartedAttempt {
+	attempt: AttemptContext;
+	admission: Admission;
+	services: Services;
+	/** The supervisor's own code, hashed while the services start, for the attempt record. */
+	measuring: ReturnType<typeof measureSupervisor>;
+}
+
+/** Opens, admits and starts the attempt, runs `body`, then closes in reverse order: services, then the attempt itself. */
+export async function withStartedAttempt<T>(options: AttemptOptions, body: (started: StartedAttempt) => Promise<T>): Promise<T> {
+	const attempt = await openAttempt(options);
+	try {
+		const admission = await admitAttempt(attempt);
+		const measuring = measureSupervisor(admission.result.packages);
+		const services = await startServices(attempt, admission);
+		try {
+			return await body({attempt, admission, services, measuring});
+		} finally {
+			await services.close();
+		}
+	} finally {
+		await closeAttempt(attempt);
+	}
+}
+
+/** Writes attempt.json; what runs from now on (beyond the provider, the host session, the threads) is a task's. */
+export async function recordStarted({attempt, services, measuring}: StartedAttempt): Promise<void> {
+	await recordAttempt(attempt, services, measuring);
+	attempt.scope.knowServices();
+}
+
+/** After the last task: the host re-measured, then the final leak audit; every problem of either is the attempt's. */
+export async function closeTasks({attempt, services}: StartedAttempt, run: {results: TaskResult[]; unattributed: LeakedProcess[]}): Promise<{problems: string[]; leaks: AttemptLeaks}> {
+	const hostProblems = await closeAttemptHost(services.host, attempt);
+	const final = await auditAttempt(attempt, run);
+	return {problems: [...hostProblems, ...final.problems], leaks: final.leaks};
+}
