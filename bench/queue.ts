@@ -15,6 +15,9 @@ interface Running {
 	stop(): Promise<GroupRun>;
 }
 
+/** The secret the bench's coordinator and workers share. */
+const benchQueueSecret = 'hlab-bench-queue-secret-0123456789';
+
 /** A process the bench keeps running in the background (redis-server, workers), with its stderr readable. */
 function background(argv: string[], cwd: string): Running & {stderr(): string} {
 	const stopping = new AbortController();
@@ -48,6 +51,8 @@ export const queue: Bench = {
 	name: 'queue',
 	async run(size: BenchSize) {
 		const {tasks, workers: workerCounts, repetitions} = sizes[size];
+		// The coordinator and the workers the bench starts inherit it, as a user's shell gives it to both.
+		process.env.HLAB_QUEUE_SECRET = benchQueueSecret;
 		const context = await oneTurnContext();
 		const port = await freePort();
 		const redis = background(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', context.dir], context.dir);

@@ -1,7 +1,7 @@
 import {hostname} from 'node:os';
 import {Command} from 'commander';
 import {UsageError} from '../supervisor/input-error.js';
-import {openRedisLink, runQueueNode} from '../supervisor/queue/index.js';
+import {openRedisLink, runQueueNode, takeQueueCredentials} from '../supervisor/queue/index.js';
 import {okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
 import {absolutePath} from './path-option.js';
@@ -12,13 +12,19 @@ interface QueueNodeFlags {
 	threads?: string;
 	name?: string;
 	config?: string;
+	redisPasswordFile?: string;
+	queueSecretFile?: string;
+	insecureQueue?: boolean;
 }
 
 export function registerQueueNode(program: Command): void {
 	program
 		.command('queue-node')
 		.description('serve attempts coordinated through Redis (hlab eval --queue) as one queue node: admit each attempt\'s plan against this installation first, then run its tasks as a local attempt does')
-		.option('--queue <url>', 'the Redis the coordinator uses: redis://HOST:PORT[/DB] or rediss://, with a password as redis://:PASSWORD@HOST:PORT')
+		.option('--queue <url>', 'the Redis the coordinator uses: redis://HOST:PORT[/DB] or rediss://, never with a password')
+		.option('--redis-password-file <file>', 'the Redis password, read from this file (or from HLAB_REDIS_PASSWORD), never from the command line', absolutePath)
+		.option('--queue-secret-file <file>', 'the secret shared with the coordinator (or HLAB_QUEUE_SECRET), which seals this node\'s admission and answers; never on the command line', absolutePath)
+		.option('--insecure-queue', 'serve only unauthenticated attempts (a coordinator with --insecure-queue), without a queue secret')
 		.option('--parallel-tasks <n>', 'how many tasks this node runs at once (never more than the plan\'s frozen concurrency)', '1')
 		.option('--threads <n>', 'worker threads those tasks share (default: one per parallel task)')
 		.option('--name <name>', 'how refusals, logs and results name this node (default: host name and pid)')
@@ -32,16 +38,18 @@ async function serve(flags: QueueNodeFlags): Promise<number> {
 	if (flags.queue === undefined) throw new UsageError('queue-node needs --queue redis://HOST:PORT (the Redis its coordinators use)');
 	const parallelTasks = positiveInteger(flags.parallelTasks, '--parallel-tasks');
 	const threads = flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads');
-	const link = await openRedisLink(flags.queue);
+	// Read, then gone from this process's environment before any task's thread or command can inherit them.
+	const {secret, redisPassword} = takeQueueCredentials({secretFile: flags.queueSecretFile ?? null, passwordFile: flags.redisPasswordFile ?? null, insecure: flags.insecureQueue === true, needsSecret: true});
+	const link = await openRedisLink(flags.queue, redisPassword);
 	const name = flags.name ?? `${hostname()}:${process.pid}`;
 	const stop = new AbortController();
 	const onSignal = (): void => stop.abort();
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
 	const say = (line: string): void => void process.stderr.write(`hlab queue-node ${name}: ${line}\n`);
-	say(`waiting for attempts on ${link.shown}`);
+	say(`waiting for attempts on ${link.shown}${secret === null ? ' (--insecure-queue: unauthenticated attempts only)' : ''}`);
 	try {
-		await runQueueNode(link, {name, parallelTasks, threads, configPath: flags.config ?? null, say}, stop.signal);
+		await runQueueNode(link, {name, parallelTasks, threads, configPath: flags.config ?? null, secret, say}, stop.signal);
 	} finally {
 		process.removeListener('SIGINT', onSignal);
 		process.removeListener('SIGTERM', onSignal);

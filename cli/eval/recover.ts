@@ -1,5 +1,5 @@
 import {recoverAttempt, recoverySummary} from '../../supervisor/attempt/index.js';
-import {drainAttemptQueue, readQueueRecord} from '../../supervisor/queue/index.js';
+import {drainAttemptQueue, passwordVariable, readQueueRecord, takeQueueCredentials} from '../../supervisor/queue/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit} from '../exit-codes.js';
 import {absolutePath} from '../path-option.js';
@@ -9,6 +9,7 @@ import {printResult} from './print-result.js';
 interface RecoverFlags {
 	recover: string;
 	queue?: string;
+	redisPasswordFile?: string;
 	json?: boolean;
 }
 
@@ -24,8 +25,9 @@ async function recover(flags: RecoverFlags): Promise<number> {
 	const {report, killed} = await recoverAttempt(flags.recover);
 	const queued = await readQueueRecord(flags.recover);
 	if (queued !== null) {
-		const {jobs} = await drainAttemptQueue(queued, flags.queue ?? null).catch((error: Error) => {
-			throw new UsageError(`the report was written, but the attempt's queue ${queued.queue} could not be removed (give --queue URL, with its password if it has one): ${error.message}`, 'queue_drain');
+		const {redisPassword} = takeQueueCredentials({secretFile: null, passwordFile: flags.redisPasswordFile ?? null, insecure: false, needsSecret: false});
+		const {jobs} = await drainAttemptQueue(queued, flags.queue ?? null, redisPassword).catch((error: Error) => {
+			throw new UsageError(`the report was written, but the attempt's queue ${queued.queue} could not be removed (give --queue URL, and its password in ${passwordVariable} or --redis-password-file if it has one): ${error.message}`, 'queue_drain');
 		});
 		process.stderr.write(`hlab: the attempt's queue ${queued.queue} was withdrawn and removed (${jobs} job${jobs === 1 ? '' : 's'} waiting or running)\n`);
 	}

@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {runAttempt, reportSummary, type AttemptOptions} from '../../supervisor/attempt/index.js';
-import {openRedisLink, queuePlacement} from '../../supervisor/queue/index.js';
+import {openRedisLink, queuePlacement, takeQueueCredentials} from '../../supervisor/queue/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
 import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
@@ -19,6 +19,9 @@ interface RunFlags {
 	threads?: string;
 	config?: string;
 	queue?: string;
+	redisPasswordFile?: string;
+	queueSecretFile?: string;
+	insecureQueue?: boolean;
 	nodeLock: string;
 	evidenceLimit: string;
 	json?: boolean;
@@ -39,7 +42,9 @@ export const runMode: EvalMode = {
 			.option('--keep-workdirs', 'keep task workspaces in the evidence')
 			.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
 			.option('--node-lock <duration>', 'with --queue: how long a queue node may go without renewing its lock on a task before the task fails as worker_lost', '30s')
-			.option('--evidence-limit <bytes>', 'with --queue: the largest exported evidence one task may send back; a larger one fails the task (evidence_limit)', '64MiB'),
+			.option('--evidence-limit <bytes>', 'with --queue: the largest exported evidence one task may send back; a larger one fails the task (evidence_limit)', '64MiB')
+			.option('--queue-secret-file <file>', 'with --queue: the secret this coordinator and its queue nodes share (or HLAB_QUEUE_SECRET), which seals every answer; never on the command line', absolutePath)
+			.option('--insecure-queue', 'with --queue: run without a queue secret; answers are not authenticated and the attempt records queue_auth none'),
 	},
 	run: async (flags: RunFlags) => run(flags),
 };
@@ -88,9 +93,11 @@ async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<Att
 	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each queue node sets its own --parallel-tasks and --threads');
 	const lockMs = positiveDuration(flags.nodeLock, '--node-lock');
 	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit, '--evidence-limit');
-	const link = await openRedisLink(flags.queue!);
+	const {secret, redisPassword} = takeQueueCredentials({secretFile: flags.queueSecretFile ?? null, passwordFile: flags.redisPasswordFile ?? null, insecure: flags.insecureQueue === true, needsSecret: true});
+	const link = await openRedisLink(flags.queue!, redisPassword);
+	if (secret === null) process.stderr.write('hlab: warning: --insecure-queue: the queue nodes\' answers are not authenticated; anyone who reaches this Redis can write a verdict (queue_auth none)\n');
 	return queuePlacement(link, {
-		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true,
+		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true, secret,
 		onLost: why => {
 			process.stderr.write(`hlab: ${why}; the attempt ends as interrupted\n`);
 			interrupt.abort();

@@ -13,7 +13,9 @@ export const sharedFlags: FlagGroup[] = [
 	},
 	{
 		modes: ['plan', 'recover'], why: 'runs an attempt on queue nodes or drains a crashed one\'s queue',
-		add: command => command.option('--queue <url>', 'with --plan: run the tasks on `hlab queue-node` processes through this Redis (redis://HOST:PORT[/DB], rediss://, redis://:PASSWORD@...); with --recover: drain the attempt\'s queue there'),
+		add: command => command
+			.option('--queue <url>', 'with --plan: run the tasks on `hlab queue-node` processes through this Redis (redis://HOST:PORT[/DB] or rediss://, never with a password); with --recover: drain the attempt\'s queue there')
+			.option('--redis-password-file <file>', 'with --queue: the Redis password, read from this file (or from HLAB_REDIS_PASSWORD), never from the command line', absolutePath),
 	},
 	{
 		modes: ['freeze', 'plan', 'compare', 'recover', 'list'], why: 'applies to every mode',

@@ -5,6 +5,7 @@ import {z} from 'zod';
 const openAttempts = 'hlab:attempts';
 const manifestKey = (attemptId: string): string => `hlab:attempt:${attemptId}`;
 const refusalsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:refusals`;
+const admissionsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:nodes`;
 
 /** The BullMQ queue of one attempt: its tasks, and nothing else, go there. */
 export const queueNameOf = (attemptId: string): string => `hlab-${attemptId}`;
@@ -21,6 +22,10 @@ export const AttemptManifest = z.object({
 	evidence_limit_bytes: z.number().int().positive(),
 	/** How long a queue node's lock on a task lasts unrenewed before the task counts as lost (`worker_lost`). */
 	lock_ms: z.number().int().positive(),
+	/** How answers are authenticated: sealed with the secret coordinator and nodes share, or not at all (--insecure-queue). */
+	auth: z.enum(['hmac-sha256', 'none']),
+	/** The coordinator's seal over the rest: a node with the secret serves no attempt someone else published. */
+	seal: z.string().nullable(),
 });
 export type AttemptManifest = z.infer<typeof AttemptManifest>;
 
@@ -28,13 +33,17 @@ export type AttemptManifest = z.infer<typeof AttemptManifest>;
 export const NodeRefusal = z.object({worker: z.string(), differences: z.array(z.string())});
 export type NodeRefusal = z.infer<typeof NodeRefusal>;
 
+/** A node's proof, for one attempt, that it holds the secret: its seal over the attempt, its name and a nonce of its own. */
+export const NodeAdmission = z.object({node: z.string(), nonce: z.string(), seal: z.string()});
+export type NodeAdmission = z.infer<typeof NodeAdmission>;
+
 export async function publishAttempt(redis: Redis, manifest: AttemptManifest): Promise<void> {
 	await redis.multi().set(manifestKey(manifest.attempt_id), JSON.stringify(manifest)).sadd(openAttempts, manifest.attempt_id).exec();
 }
 
 /** The attempt is closed to queue nodes: its manifest and refusals go; a node serving it stops. */
 export async function withdrawAttempt(redis: Redis, attemptId: string): Promise<void> {
-	await redis.multi().srem(openAttempts, attemptId).del(manifestKey(attemptId), refusalsKey(attemptId)).exec();
+	await redis.multi().srem(openAttempts, attemptId).del(manifestKey(attemptId), refusalsKey(attemptId), admissionsKey(attemptId)).exec();
 }
 
 /** The attempts open now, oldest first as far as Redis can tell (a set has no order: sorted by id for a stable choice). */
@@ -62,6 +71,21 @@ export async function recordRefusal(redis: Redis, attemptId: string, refusal: No
 export async function readRefusals(redis: Redis, attemptId: string, from: number): Promise<NodeRefusal[]> {
 	const lines = await redis.lrange(refusalsKey(attemptId), from, -1);
 	return lines.map(line => NodeRefusal.parse(JSON.parse(line)));
+}
+
+export async function recordAdmission(redis: Redis, attemptId: string, admission: NodeAdmission): Promise<void> {
+	await redis.hset(admissionsKey(attemptId), admission.node, JSON.stringify(admission));
+}
+
+/** Whatever stands under the node names now; anyone who reaches Redis can write there, so the coordinator checks each seal. */
+export async function readAdmissions(redis: Redis, attemptId: string): Promise<unknown[]> {
+	return Object.values(await redis.hgetall(admissionsKey(attemptId))).map(text => {
+		try {
+			return JSON.parse(text) as unknown;
+		} catch {
+			return text;
+		}
+	});
 }
 
 /** Every key matching `pattern`, found with SCAN (never KEYS, which blocks a shared Redis). */

@@ -7,9 +7,9 @@ import type {QueueRecord} from './queue-record.js';
  * After a coordinator died: the attempt is withdrawn (its queue nodes stop and end its running tasks) and its queue removed
  * with every job in it, so no queue node takes one. `url` overrides the recorded address (which never holds a password).
  */
-export async function drainAttemptQueue(record: QueueRecord, url: string | null): Promise<{jobs: number}> {
-	// The record never holds a password: a protected Redis needs the URL given again.
-	const link = await openRedisLink(url ?? record.redis);
+export async function drainAttemptQueue(record: QueueRecord, url: string | null, password: string | null): Promise<{jobs: number}> {
+	// The record never holds a password: a protected Redis needs it given again.
+	const link = await openRedisLink(url ?? record.redis, password);
 	const control = link.client(false);
 	control.on('error', () => undefined);
 	const client = link.client(false);

@@ -8,11 +8,15 @@ import type {AttemptOptions} from '../attempt/index.js';
 import {failedResult, type TaskFailure} from '../attempt/index.js';
 import type {Plan} from '../plan/plan-schema.js';
 import type {RecordedTask, RemotePlacement, TaskTurn} from '../attempt/index.js';
+import {checkAnswer} from './answer-check.js';
 import {publishAttempt, queueNameOf, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
 import {writeEvidence} from './evidence-transfer.js';
+import {NodeAdmissions} from './node-admissions.js';
+import {QueueAuditFile} from './queue-audit.js';
 import {writeQueueRecord} from './queue-record.js';
+import {freshNonce, manifestClaim, sealOf, sealScheme, type JobBinding} from './queue-seal.js';
 import type {RedisLink} from './redis-link.js';
-import {TaskJobReturn, type TaskJobData} from './task-message.js';
+import type {TaskJobData, TaskJobReturn} from './task-message.js';
 
 export interface QueueSettings {
 	/** A task's exported evidence larger than this fails it with `evidence_limit`. */
@@ -20,6 +24,8 @@ export interface QueueSettings {
 	/** A queue node's lock on a task; unrenewed this long (the node died), the task fails as `node_lost`. */
 	lockMs: number;
 	keepWorkspace: boolean;
+	/** The secret the coordinator and its nodes share; null only with --insecure-queue (the attempt is then unauthenticated). */
+	secret: string | null;
 	/** Called once when Redis is lost mid-attempt: the attempt ends interrupted. */
 	onLost(why: string): void;
 	/** Where queue nodes' refusals are said as they arrive (stderr). */
@@ -27,7 +33,10 @@ export interface QueueSettings {
 }
 
 /** How one task ended as the queue saw it. */
-type JobEnd = {kind: 'completed'} | {kind: 'failed'; reason: string} | {kind: 'stalled'} | {kind: 'lost'; why: string};
+type JobEnd = {kind: 'answered'; answer: TaskJobReturn} | {kind: 'refused'; claimed: string | null; why: string} | {kind: 'failed'; reason: string} | {kind: 'stalled'} | {kind: 'lost'; why: string};
+
+/** A job still in these states may yet get its real answer: a refused one read from it was a forged event. */
+const stillOpen = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
 
 /**
  * The coordinator's placement: each whole turn becomes one job on the attempt's own queue, added only when a lane is
@@ -53,6 +62,11 @@ class QueueCoordinator implements RemotePlacement {
 	readonly #name: string;
 	readonly #clients: Redis[] = [];
 	readonly #waiting = new Map<string, (end: JobEnd) => void>();
+	/** Every job this coordinator published, as it published it: an answer is checked against this, never against Redis. */
+	readonly #published = new Map<string, JobBinding>();
+	readonly #audit: QueueAuditFile;
+	readonly #admissions: NodeAdmissions | null;
+	readonly #auth: 'hmac-sha256' | 'none';
 	#queue: Queue | null = null;
 	#events: QueueEvents | null = null;
 	#checker: Worker | null = null;
@@ -64,14 +78,17 @@ class QueueCoordinator implements RemotePlacement {
 
 	constructor(readonly link: RedisLink, readonly settings: QueueSettings, readonly attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) {
 		this.#name = queueNameOf(attempt.attemptId);
-		this.queue = {name: this.#name, redis: link.bare};
+		this.#auth = settings.secret === null ? 'none' : sealScheme;
+		this.queue = {name: this.#name, redis: link.bare, auth: this.#auth};
+		this.#audit = new QueueAuditFile(attempt.dir, this.#auth);
+		this.#admissions = settings.secret === null ? null : new NodeAdmissions(attempt.attemptId, settings.secret, this.#audit);
 	}
 
 	async start(): Promise<void> {
 		this.#control = this.#client(false);
-		await writeQueueRecord(this.attempt.dir, {schema: 'harness-lab/attempt-queue@1', attempt_id: this.attempt.attemptId, queue: this.#name, redis: this.link.bare});
+		await writeQueueRecord(this.attempt.dir, {schema: 'harness-lab/attempt-queue@1', attempt_id: this.attempt.attemptId, queue: this.#name, redis: this.link.bare, queue_auth: this.#auth});
 		const events = new QueueEvents(this.#name, {connection: this.#client(true), autorun: false});
-		events.on('completed', ({jobId}) => this.#end(jobId, {kind: 'completed'}));
+		events.on('completed', ({jobId}) => void this.#answered(jobId));
 		events.on('failed', ({jobId, failedReason}) => this.#end(jobId, {kind: 'failed', reason: failedReason}));
 		events.on('stalled', ({jobId}) => this.#end(jobId, {kind: 'stalled'}));
 		events.on('error', () => undefined);
@@ -85,15 +102,48 @@ class QueueCoordinator implements RemotePlacement {
 		this.#checker.on('error', () => undefined);
 		await this.#checker.startStalledCheckTimer();
 		await publishAttempt(this.#control, await this.#manifest());
-		this.#refusalTimer = setInterval(() => void this.#sayRefusals(), 1000);
+		this.#refusalTimer = setInterval(() => {
+			void this.#sayRefusals();
+			void this.#admissions?.refresh(this.#control!).catch(() => undefined);
+		}, 1000);
 	}
 
+	/** Sealed with the secret, so that a node serves only attempts its coordinator published. */
 	async #manifest(): Promise<AttemptManifest> {
-		return {
-			schema: 'harness-lab/queue-attempt@1', attempt_id: this.attempt.attemptId, queue: this.#name,
+		const unsealed = {
+			schema: 'harness-lab/queue-attempt@1' as const, attempt_id: this.attempt.attemptId, queue: this.#name,
 			plan: await readFile(join(this.attempt.dir, 'plan.json'), 'utf8'),
 			keep_workspace: this.settings.keepWorkspace, evidence_limit_bytes: this.settings.evidenceLimitBytes, lock_ms: this.settings.lockMs,
+			auth: this.#auth,
 		};
+		return {...unsealed, seal: this.settings.secret === null ? null : sealOf(this.settings.secret, manifestClaim(unsealed))};
+	}
+
+	/**
+	 * A completion event: anyone who reaches Redis can write one, or answer a job with a BullMQ worker of their own. The
+	 * answer is taken only when it checks out; a refused one is recorded, and fails its task only once the job can hold
+	 * no other answer (it was completed with the refused one), else the real node's answer is still awaited.
+	 */
+	async #answered(jobId: string): Promise<void> {
+		const binding = this.#published.get(jobId);
+		if (binding === undefined || this.#queue === null) return;
+		const job = await Job.fromId(this.#queue, jobId).catch(() => undefined);
+		if (job === undefined) return;
+		await this.#admissions?.refresh(this.#control!).catch(() => undefined);
+		const check = checkAnswer(job.returnvalue, {binding, secret: this.settings.secret, admitted: this.#admissions?.admitted ?? new Map(), heldBy: job.processedBy});
+		if ('accepted' in check) {
+			if (this.#waiting.has(jobId)) return this.#end(jobId, {kind: 'answered', answer: check.accepted});
+			return this.#refuse(binding, check.accepted.worker, 'the task was already answered (a replayed answer)');
+		}
+		this.#refuse(binding, check.claimed, check.refused);
+		const state = await job.getState().catch(() => 'unknown');
+		if (!stillOpen.has(state)) this.#end(jobId, {kind: 'refused', claimed: check.claimed, why: check.refused});
+	}
+
+	#refuse(binding: JobBinding, claimed: string | null, why: string): void {
+		this.#audit.refused({what: 'answer', claimed_node: claimed, job_id: binding.job_id, index: binding.index, task_id: binding.task_id, why});
+		this.attempt.log.warn({claimed_node: claimed, job: binding.job_id, why}, 'an answer was refused');
+		this.settings.say(`refused an answer for task ${binding.task_id} claimed to be from ${claimed === null ? 'no named node' : `node ${claimed}`}: ${why}`);
 	}
 
 	/** A client of its own per BullMQ part; one losing Redis for good ends the attempt as interrupted. */
@@ -124,8 +174,10 @@ class QueueCoordinator implements RemotePlacement {
 		if (this.#queue === null) throw new Error('the queue placement was not started');
 		const jobId = jobIdOf(turn.index);
 		const ended = new Promise<JobEnd>(resolve => this.#waiting.set(jobId, resolve));
+		const binding: JobBinding = {attempt_id: this.attempt.attemptId, job_id: jobId, index: turn.index, task_id: turn.id, nonce: freshNonce()};
+		this.#published.set(jobId, binding);
 		if (this.#lost !== null) this.#end(jobId, {kind: 'lost', why: this.#lost});
-		else await this.#queue.add(turn.id, {index: turn.index, task_id: turn.id} satisfies TaskJobData, {jobId, attempts: 1}).catch((error: Error) => this.#end(jobId, {kind: 'failed', reason: `it could not be queued: ${error.message}`}));
+		else await this.#queue.add(turn.id, {index: turn.index, task_id: turn.id, nonce: binding.nonce} satisfies TaskJobData, {jobId, attempts: 1}).catch((error: Error) => this.#end(jobId, {kind: 'failed', reason: `it could not be queued: ${error.message}`}));
 		turn.onStart();
 		return this.#record(turn, await ended);
 	}
@@ -139,16 +191,18 @@ class QueueCoordinator implements RemotePlacement {
 			return this.#failed(turn, {reason: 'worker_lost', message: `${who} stopped renewing its lock on this task (it died or lost Redis); not retried, since its tools may already have had effects`});
 		}
 		if (end.kind === 'failed') return this.#failed(turn, {reason: 'crash', message: `the job failed: ${end.reason}`});
-		const parsed = TaskJobReturn.safeParse(job?.returnvalue);
 		await job?.remove().catch(() => undefined);
-		if (!parsed.success) return this.#failed(turn, {reason: 'crash', message: `the queue node's answer could not be read: ${parsed.error.message.slice(0, 200)}`});
-		return this.#accept(turn, parsed.data);
+		if (end.kind === 'refused') {
+			const who = end.claimed === null ? 'naming no node' : `claimed to be from node ${end.claimed}`;
+			return this.#failed(turn, {reason: 'worker_lost', message: `no valid answer came: the job was completed with an answer ${who}, refused because ${end.why}; not retried, since a node's tools may already have had effects`});
+		}
+		return this.#accept(turn, end.answer);
 	}
 
 	/** The queue node's result for the task asked, its files written into the task folder, result.json last. */
 	async #accept(turn: TaskTurn, answer: TaskJobReturn): Promise<RecordedTask> {
 		const {result} = answer;
-		if (result.index !== turn.index || result.task_id !== turn.id) return this.#failed(turn, {reason: 'crash', message: `queue node ${answer.worker} answered for task ${result.index} ${result.task_id}`});
+		this.#audit.answered(turn.index, turn.id, answer.worker);
 		try {
 			await writeEvidence(turn.paths.dir, answer.files, result);
 		} catch (error) {
@@ -181,6 +235,7 @@ class QueueCoordinator implements RemotePlacement {
 		this.#closing = true;
 		if (this.#lost === null && this.#control !== null) {
 			await this.#sayRefusals();
+			await this.#admissions?.refresh(this.#control).catch(() => undefined);
 			await withdrawAttempt(this.#control, this.attempt.attemptId).catch(() => undefined);
 			await this.#queue?.obliterate({force: true}).catch(() => undefined);
 		}
@@ -192,5 +247,6 @@ class QueueCoordinator implements RemotePlacement {
 		// What the closing parts wrote last (the queue's meta) goes too: nothing of the attempt stays in Redis.
 		if (this.#lost === null && this.#control !== null) await removeKeys(this.#control, `bull:${this.#name}:*`).catch(() => undefined);
 		for (const client of this.#clients) client.disconnect();
+		await this.#audit.flushed();
 	}
 }

@@ -10,6 +10,8 @@ export const QueueRecord = z.object({
 	queue: z.string(),
 	/** Without its password. */
 	redis: z.string(),
+	/** How answers were authenticated: `none` is an attempt run with --insecure-queue, whose verdict any Redis client could have written. */
+	queue_auth: z.enum(['hmac-sha256', 'none']).optional(),
 });
 export type QueueRecord = z.infer<typeof QueueRecord>;
 

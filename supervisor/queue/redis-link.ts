@@ -1,5 +1,6 @@
 import {Redis, type RedisOptions} from 'ioredis';
 import {InputError} from '../input-error.js';
+import {passwordVariable} from './queue-credentials.js';
 
 export class QueueUrlError extends InputError {
 	constructor(readonly reason: 'queue_url' | 'redis_unreachable', message: string) {
@@ -9,15 +10,15 @@ export class QueueUrlError extends InputError {
 
 /** How to reach one Redis: every client of a coordinator or a queue node is made from it, with the same options. */
 export interface RedisLink {
-	/** The URL with its password masked, for messages. */
+	/** The URL, for messages (it never holds the password). */
 	shown: string;
-	/** The URL without its password, for records: whoever reads one gives the password again. */
+	/** The URL, for records: whoever reads one gives the password again. */
 	bare: string;
 	/** A new client; `blocking` ones (BullMQ workers, queue events) wait on Redis forever instead of failing a command. */
 	client(blocking?: boolean, overrides?: RedisOptions): Redis;
 }
 
-/** `redis://[[user]:password@]host[:port][/db]` or `rediss://` (TLS); anything else is bad input. */
+/** `redis://[user@]host[:port][/db]` or `rediss://` (TLS); anything else is bad input, and so is a password in it: argv is public. */
 export function parseRedisUrl(text: string): {url: string; shown: string; bare: string} {
 	let url: URL;
 	try {
@@ -27,6 +28,7 @@ export function parseRedisUrl(text: string): {url: string; shown: string; bare: 
 	}
 	if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new QueueUrlError('queue_url', `--queue must be a redis:// or rediss:// URL, got ${url.protocol}`);
 	if (url.hostname === '') throw new QueueUrlError('queue_url', `--queue ${redact(url)} names no host`);
+	if (url.password !== '') throw new QueueUrlError('queue_url', `--queue ${redact(url)} holds the Redis password, which ps shows every user of this machine: give it in ${passwordVariable} or --redis-password-file FILE instead`);
 	if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) throw new QueueUrlError('queue_url', `--queue ${redact(url)}: the path must be a database number (/0, /1, ...)`);
 	return {url: url.href, shown: redact(url), bare: redact(url, '')};
 }
@@ -42,9 +44,10 @@ function redact(url: URL, mask = '***'): string {
  * A non-blocking client gives up after a few reconnections, so that a Redis lost mid-attempt ends the attempt
  * instead of hanging it; a blocking one (BullMQ workers) keeps retrying, as BullMQ asks (maxRetriesPerRequest: null).
  */
-export async function openRedisLink(text: string): Promise<RedisLink> {
+export async function openRedisLink(text: string, password: string | null): Promise<RedisLink> {
 	const {url, shown, bare} = parseRedisUrl(text);
 	const options = (blocking: boolean): RedisOptions => ({
+		...(password === null ? {} : {password}),
 		connectTimeout: 5000,
 		maxRetriesPerRequest: blocking ? null : 3,
 		retryStrategy: blocking ? (times: number) => Math.min(times * 200, 2000) : (times: number) => (times > 5 ? null : 200),

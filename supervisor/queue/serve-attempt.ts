@@ -4,8 +4,9 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {type Job, Worker} from 'bullmq';
 import type {Redis} from 'ioredis';
 import {serveTasks, type ServedTasks, type TaskService} from '../attempt/index.js';
-import {isOpen, recordRefusal, type AttemptManifest} from './attempt-channel.js';
+import {isOpen, recordAdmission, recordRefusal, type AttemptManifest} from './attempt-channel.js';
 import {collectEvidence} from './evidence-transfer.js';
+import {admissionClaim, answerClaim, freshNonce, manifestClaim, sealMatches, sealOf} from './queue-seal.js';
 import type {RedisLink} from './redis-link.js';
 import {TaskJobData, type TaskJobReturn} from './task-message.js';
 
@@ -16,6 +17,8 @@ export interface QueueNodeIdentity {
 	/** The worker threads its tasks share; null: as many as it runs tasks at once. */
 	threads: number | null;
 	configPath: string | null;
+	/** The secret shared with coordinators; null only with --insecure-queue. */
+	secret: string | null;
 	/** Where this node keeps its attempts' evidence while a task runs. */
 	root: string;
 	say(line: string): void;
@@ -31,6 +34,8 @@ const pollMs = 500;
  * stops), each task run as a local attempt runs it, and ends with the attempt's final leak audit.
  */
 export async function serveAttempt(link: RedisLink, control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, stop: AbortSignal): Promise<'served' | 'refused'> {
+	const unauthentic = whyNotAuthentic(manifest, me.secret);
+	if (unauthentic !== null) return refuse(control, manifest, me, [unauthentic]);
 	const planPath = join(me.root, `${manifest.attempt_id}.plan.json`);
 	await writeFile(planPath, manifest.plan);
 	const artifacts = join(me.root, manifest.attempt_id);
@@ -41,7 +46,8 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 			{planPath, artifacts, candidatePath: null, keepWorkdirs: manifest.keep_workspace, configPath: me.configPath, quiet: true, signal: interrupt.signal, threads: me.threads ?? me.parallelTasks},
 			async service => {
 				me.say(`serving attempt ${manifest.attempt_id}`);
-				jobs = taskJobs(service, manifest, me.name);
+				const nodeNonce = await admitSelf(control, manifest, me);
+				jobs = taskJobs(service, manifest, me, nodeNonce);
 				await takeJobs(link, control, manifest, me, jobs, {stop, interrupt});
 			},
 		);
@@ -54,17 +60,34 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 
 /** A refusal is recorded for the coordinator to say; what the final audit found is said here, where it ran. */
 async function said(control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, served: ServedTasks): Promise<'served' | 'refused'> {
-	if (served.reason === 'refused') {
-		const {differences} = served;
-		await recordRefusal(control, manifest.attempt_id, {worker: me.name, differences});
-		me.say(`refused attempt ${manifest.attempt_id} (${differences.length} difference${differences.length === 1 ? '' : 's'}):\n  ${differences.join('\n  ')}`);
-		return 'refused';
-	}
+	if (served.reason === 'refused') return refuse(control, manifest, me, served.differences);
 	const {leaked, backend} = served.leaks;
 	const unattributed = leaked.filter(leak => leak.task_index === null).map(leak => leak.pid);
 	me.say(`attempt ${manifest.attempt_id}: final leak audit [${backend}]: ${leaked.length} process(es) outlived their task or the attempt${unattributed.length === 0 ? '' : ` (no one task left ${unattributed.join(', ')})`}`);
 	for (const problem of served.problems) me.say(`attempt ${manifest.attempt_id}: problem: ${problem}`);
 	return 'served';
+}
+
+async function refuse(control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, differences: string[]): Promise<'refused'> {
+	await recordRefusal(control, manifest.attempt_id, {worker: me.name, differences});
+	me.say(`refused attempt ${manifest.attempt_id} (${differences.length} difference${differences.length === 1 ? '' : 's'}):\n  ${differences.join('\n  ')}`);
+	return 'refused';
+}
+
+/** A node with the secret serves only attempts sealed with it; one without serves only unauthenticated ones (both sides chose --insecure-queue). */
+function whyNotAuthentic(manifest: AttemptManifest, secret: string | null): string | null {
+	if (secret === null) return manifest.auth === 'none' ? null : 'queue auth: the attempt seals its answers and this node has no queue secret (it runs with --insecure-queue)';
+	if (manifest.auth === 'none') return 'queue auth: the attempt is unauthenticated (--insecure-queue) and this node holds a queue secret; it answers only sealed attempts';
+	if (!sealMatches(secret, manifestClaim(manifest), manifest.seal)) return 'queue auth: the attempt is not sealed with this node\'s queue secret (another secret, or not published by a coordinator that holds it)';
+	return null;
+}
+
+/** Proves to the coordinator that this node holds the secret, for this attempt only; the nonce then binds each of its answers to this admission. */
+async function admitSelf(control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity): Promise<string | null> {
+	if (me.secret === null) return null;
+	const nonce = freshNonce();
+	await recordAdmission(control, manifest.attempt_id, {node: me.name, nonce, seal: sealOf(me.secret, admissionClaim(manifest.attempt_id, me.name, nonce))});
+	return nonce;
 }
 
 interface TaskJobs {
@@ -75,12 +98,23 @@ interface TaskJobs {
 	kept(): boolean;
 }
 
-/** A job is one task run here, then its evidence collected under the bound and the local copy removed. */
-function taskJobs(service: TaskService, manifest: AttemptManifest, node: string): TaskJobs {
+/** A job is one task run here, then its evidence collected under the bound and the local copy removed; the answer sealed to the job. */
+function taskJobs(service: TaskService, manifest: AttemptManifest, me: QueueNodeIdentity, nodeNonce: string | null): TaskJobs {
 	const inFlight = new Set<Promise<unknown>>();
 	let kept = false;
+	const seal = (data: TaskJobData, jobId: string, answer: Omit<TaskJobReturn, 'seal'>): TaskJobReturn => {
+		if (me.secret === null || nodeNonce === null) return {...answer, seal: null};
+		const binding = {attempt_id: manifest.attempt_id, job_id: jobId, index: data.index, task_id: data.task_id, nonce: data.nonce};
+		// Sealed as the coordinator will read it: through JSON, as BullMQ stores a job's return value.
+		const stored = JSON.parse(JSON.stringify(answer)) as Record<string, unknown>;
+		return {...answer, seal: {node_nonce: nodeNonce, mac: sealOf(me.secret, answerClaim(binding, me.name, nodeNonce, stored))}};
+	};
 	const run = async (job: Job): Promise<TaskJobReturn> => {
 		const data = TaskJobData.parse(job.data);
+		return seal(data, job.id!, await answer(data));
+	};
+	const node = me.name;
+	const answer = async (data: TaskJobData): Promise<Omit<TaskJobReturn, 'seal'>> => {
 		const recorded = await service.run(data.index);
 		const taskDir = service.taskDir(data.index);
 		const collected = await collectEvidence(taskDir, manifest.evidence_limit_bytes);

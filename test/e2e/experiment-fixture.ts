@@ -23,6 +23,8 @@ export interface FreezeInput {
 	repeat?: number;
 	/** The plan's step budget (12 unless said). */
 	maxSteps?: number;
+	/** A response script for the scripted provider. */
+	responsesPath?: string;
 }
 
 /** Freezes a scripted-provider plan in `dir` and returns its path. */
@@ -31,7 +33,7 @@ export async function freeze(input: FreezeInput): Promise<string> {
 	await writeFile(policyPath, JSON.stringify(input.policy ?? {concurrency: 2}));
 	const plan = await buildPlan({
 		provider: {kind: 'scripted', model: 'reference'}, selection: input.tasks, repeat: input.repeat, maxSteps: input.maxSteps ?? 12, deadlineMs: 60_000,
-		policyPath, controllerPath: null, configPath: null, cwd: input.cwd ?? input.dir,
+		policyPath, controllerPath: null, configPath: null, cwd: input.cwd ?? input.dir, responsesPath: input.responsesPath ?? null,
 	});
 	const path = join(input.dir, `${input.name ?? 'plan'}.json`);
 	await writePlan(path, plan);

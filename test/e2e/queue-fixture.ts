@@ -17,8 +17,12 @@ export interface Background {
 	stop(): Promise<GroupRun>;
 }
 
+/** The secret the tests' coordinators and queue nodes share, given as a user gives it: in the environment. */
+export const testQueueSecret = 'hlab-test-queue-secret-0123456789';
+export const queueEnv = {HLAB_QUEUE_SECRET: testQueueSecret};
+
 /** Starts `hlab ARGS` from an installation (its own copy, for a queue node) as a supervised group; stopped when the test ends. */
-export async function startHlab(t: Test, root: string | undefined, args: string[], cwd?: string): Promise<Background> {
+export async function startHlab(t: Test, root: string | undefined, args: string[], cwd?: string, env: Record<string, string> = queueEnv): Promise<Background> {
 	const stopping = new AbortController();
 	let text = '';
 	const stderr = new PassThrough();
@@ -28,7 +32,7 @@ export async function startHlab(t: Test, root: string | undefined, args: string[
 	// on /dev/shm, outside every test folder): give it both in a folder the test removes.
 	const tmp = await tempDir(t, 'hlab-queue-tmp-');
 	const ended = runInGroup({
-		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, deadlineMs: 240_000, env: {TMPDIR: tmp, XDG_RUNTIME_DIR: tmp},
+		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, deadlineMs: 240_000, env: {TMPDIR: tmp, XDG_RUNTIME_DIR: tmp, ...env},
 		stderr: {kind: 'stream', stream: stderr}, onSpawn: spawned => (pid = spawned),
 	});
 	const stop = async (): Promise<GroupRun> => {

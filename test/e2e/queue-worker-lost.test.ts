@@ -8,7 +8,7 @@ import {checkNoLeaks} from '../leak-check.js';
 import {freePort, startRedis} from '../supervisor/queue/redis-server.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {evalEntry} from './install-copy.js';
-import {answeringNodes, ledgerLines, startHlab, waitFor} from './queue-fixture.js';
+import {answeringNodes, ledgerLines, queueEnv, startHlab, waitFor} from './queue-fixture.js';
 
 checkNoLeaks(t);
 
@@ -49,7 +49,7 @@ t.test('a Redis that does not answer at start: one line, exit 2, no evidence dir
 	const dir = await scratch(t);
 	const plan = await freeze({dir, tasks: 'answer_from_prompt'});
 	const port = await freePort();
-	const run = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', `redis://127.0.0.1:${port}`], deadlineMs: 60_000});
+	const run = await runInGroup({argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', join(dir, 'queued'), '--queue', `redis://127.0.0.1:${port}`], env: queueEnv, deadlineMs: 60_000});
 	t.equal(run.record.exit_code, 2);
 	const stderr = run.stderr?.toString() ?? '';
 	t.match(stderr, new RegExp(`^hlab: Redis at redis://127\\.0\\.0\\.1:${port}/? is unreachable: .*\\n$`));

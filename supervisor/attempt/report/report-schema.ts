@@ -55,7 +55,12 @@ export const Placement = z.enum(['local', 'queue']);
 export type Placement = z.infer<typeof Placement>;
 
 /** The queue a queued side's turns were shipped to: its name and its Redis, never with a password. */
-export const QueueRef = z.object({name: z.string(), redis: z.string()});
+export const QueueRef = z.object({
+	name: z.string(),
+	redis: z.string(),
+	/** How the nodes' answers were authenticated; `none` (--insecure-queue): anyone who reached the Redis could have written a verdict. Absent before answers were sealed. */
+	auth: z.enum(['hmac-sha256', 'none']).optional(),
+});
 export type QueueRef = z.infer<typeof QueueRef>;
 
 /** The host executable a supervised-host side launched, as the supervisor measured it. */

@@ -21,7 +21,8 @@ export function reportSummary(dir: string, report: Report): string {
 /** A queued side names its queue before the timing its nodes measured; a local one says only the timing. */
 function placedOn(report: Report): string {
 	if (report.placement !== 'queue') return '';
-	return report.queue === undefined ? 'queue, ' : `queue ${report.queue.name} on ${report.queue.redis}, `;
+	if (report.queue === undefined) return 'queue, ';
+	return `queue ${report.queue.name} on ${report.queue.redis}, ${report.queue.auth === 'none' ? 'queue_auth none (unauthenticated: --insecure-queue), ' : ''}`;
 }
 
 /** The text printed after `--recover`: how much of the denominator had been recorded, and what was killed. */

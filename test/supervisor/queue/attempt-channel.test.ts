@@ -7,7 +7,7 @@ checkNoLeaks(t);
 
 const manifest = (id: string): AttemptManifest => ({
 	schema: 'harness-lab/queue-attempt@1', attempt_id: id, queue: `hlab-${id}`, plan: '{"schema":"harness-lab/plan@1"}',
-	keep_workspace: false, evidence_limit_bytes: 1024, lock_ms: 1000,
+	keep_workspace: false, evidence_limit_bytes: 1024, lock_ms: 1000, auth: 'none', seal: null,
 });
 
 t.test('an attempt is open from publication to withdrawal, with its manifest and refusals; withdrawn, nothing of it stays', async t => {
