@@ -13,8 +13,8 @@ const tasks = ['json_config_migration', 'answer_from_prompt'];
 
 /** What only a queued attempt has: the record of its queue and its audit (the placement's own files). */
 const placementFiles = new Set(['queue.json', 'queue-audit.json']);
-/** Keys that differ by placement (where the turns ran, the threads the coordinator did not start), and the command line. */
-const placementKeys = new Set(['placement', 'queue', 'threads', 'argv']);
+/** Keys that differ by placement (where the turns ran, the threads and executor the coordinator did not start), and the command line. */
+const placementKeys = new Set(['placement', 'queue', 'threads', 'executor', 'argv']);
 /** The coordinator's log says other things than a local attempt's: its presence is compared, not its lines. */
 const freeText = new Set(['log.jsonl']);
 
