@@ -1,4 +1,4 @@
-import {runInGroup} from '../../process/index.js';
+import {runInGroup, sandboxFor} from '../../process/index.js';
 import type {GradeOptions} from '../task-definition.js';
 
 export interface TestRun {
@@ -12,6 +12,7 @@ const outputLimit = 1024 * 1024;
 /**
  * The grader's own run of the task's tests: `node --test` on the named files in the workspace, in its own
  * process group under a deadline. It uses the Node that runs harness-lab, not whatever the workspace puts on PATH.
+ * The tests import the agent's code, so under the attempt's sandbox they run in it as a tool command does.
  */
 export async function runNodeTests(workspace: string, files: string[], options: GradeOptions): Promise<TestRun> {
 	const run = await runInGroup({
@@ -22,6 +23,7 @@ export async function runNodeTests(workspace: string, files: string[], options: 
 		stdoutLimit: outputLimit,
 		stderrLimit: outputLimit,
 		signal: options.signal,
+		sandbox: sandboxFor(workspace),
 	});
 	const {record} = run;
 	if (record.failure === 'spawn') throw new Error(`the grader could not start node: ${record.failure_message}`);

@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {HarnessFingerprint} from '../../../harness/index.js';
 import {PackageFingerprint} from '../../plan/fingerprints.js';
 import {HostRef, Placement, QueueRef} from '../report/report-schema.js';
+import {Integrity, legacyIntegrity} from '../report/integrity-label.js';
 import {Machine} from './measure-machine.js';
 
 export const attemptSchema = 'harness-lab/attempt@1';
@@ -49,5 +50,7 @@ export const AttemptRecord = z.object({
 	/** The worker threads the in-process tasks shared (the frozen concurrency is tasks in flight); null when none ran. */
 	threads: z.number().int().positive().nullable().default(null),
 	keep_workdirs: z.boolean(),
+	/** Contained or trusted-code, with the reasons; older records read as trusted-code, recorded before the labels. */
+	integrity: Integrity.default(legacyIntegrity),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;

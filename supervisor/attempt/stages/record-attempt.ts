@@ -68,6 +68,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		concurrency: plan.policy.concurrency,
 		threads: services.placement.kind === 'local' ? services.placement.executor.threads : null,
 		keep_workdirs: attempt.options.keepWorkdirs,
+		integrity: services.integrity,
 	};
 	await writeJson(join(attempt.dir, 'attempt.json'), AttemptRecord.parse(record), {durable: true});
 }

@@ -17,6 +17,8 @@ import {loadConversations} from '../../plan/freeze-responses.js';
 import {inProcessExecutor} from '../executors/in-process-executor.js';
 import type {Placement} from '../task-core/task-placement.js';
 import {createProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
+import type {Integrity} from '../report/integrity-label.js';
+import {attemptIntegrity} from './attempt-integrity.js';
 
 /** Either the tasks may run against this provider, or the first reason the whole denominator fails instead. */
 export type Readiness =
@@ -29,6 +31,8 @@ export interface Services {
 	placement: Placement;
 	bindings: Record<string, string>;
 	ready: Readiness;
+	/** Whether what these services run is contained, and if not why (attempt.json and report.json). */
+	integrity: Integrity;
 	/** Ends the threads, then the provider. */
 	close(): Promise<void>;
 }
@@ -50,13 +54,14 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 		? {kind: 'queue', remote: remote(attempt)}
 		: {kind: 'local', executor: host.session === null
 			? inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})
-			: hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session))};
+			: hostExecutor(host.session, hostSandbox(attempt, host.session))};
 	const placed = placement.kind === 'local' ? placement.executor : placement.remote;
 	// The threads load the engine (or the queue opens) while the provider finishes starting.
 	const warming = refused === null ? settle(placed.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);
 	const services: Services = {
 		host: host.session, candidate: candidate.snapshot, placement, bindings: provider.bindings, ready: provider.ready,
+		integrity: attemptIntegrity(attempt.plan, {candidate: candidate.snapshot, placement}, admission.cartridge),
 		close: async () => {
 			await placed.close();
 			await provider.close();

@@ -18,7 +18,7 @@ function passed(index: number, id: string, turns: number, tokens: number | null)
 
 function input(results: TaskResult[], change: Partial<ReportInput> = {}): ReportInput {
 	return {
-		attemptId: 'attempt-1', side: 'baseline', timing: 'in-process', host: null,
+		attemptId: 'attempt-1', side: 'baseline', timing: 'in-process', host: null, integrity: {label: 'trusted-code', reasons: ['no-sandbox']},
 		plan: {plan_digest: 'sha256:plan', task_ids: results.map(result => result.task_id)},
 		completion: 'finished', admission: {admitted: true, differences: []}, candidate: null,
 		results, problems: [], leaks: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,
