@@ -14,6 +14,8 @@ export interface GradeOptions {
 	signal?: AbortSignal;
 	/** The agent's final answer as the supervisor recorded it (the work product, never a verdict); null when none. */
 	finalText?: string | null;
+	/** Variables the agent's code must not inherit when the grader runs it (the provider's API key). */
+	secretEnv?: string[];
 }
 
 /** One built-in task: its data, its independent grader and the scripted reference behaviour. */

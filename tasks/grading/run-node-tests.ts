@@ -18,7 +18,7 @@ export async function runNodeTests(workspace: string, files: string[], options: 
 	const run = await runInGroup({
 		argv: [process.execPath, '--test', '--test-reporter=dot', ...files],
 		cwd: workspace,
-		env: {NODE_OPTIONS: undefined, NODE_TEST_CONTEXT: undefined},
+		env: {NODE_OPTIONS: undefined, NODE_TEST_CONTEXT: undefined, ...Object.fromEntries((options.secretEnv ?? []).map(name => [name, undefined]))},
 		deadlineMs: options.timeoutMs,
 		stdoutLimit: outputLimit,
 		stderrLimit: outputLimit,

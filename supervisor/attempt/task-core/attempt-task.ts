@@ -15,6 +15,8 @@ export interface GradeContext {
 	taskDir?: string;
 	/** The execution's wall time as the supervisor measured it. */
 	wallMs?: number;
+	/** Variables the agent's code must not inherit when a grader runs it (the provider's API key). */
+	secretEnv?: string[];
 }
 
 /** The agent a task runs with, when it is not the attempt's built-in one: a cartridge's Harness and its tools' code. */
@@ -39,6 +41,6 @@ export function builtinAttemptTask(task: TaskDefinition): AttemptTask {
 		prompt: task.prompt,
 		tools: [...task.tools],
 		setup: workspace => task.setup(workspace),
-		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal, finalText: context.outcome.final_text}),
+		grade: context => task.grade(context.workspace, {timeoutMs: context.timeoutMs, signal: context.signal, finalText: context.outcome.final_text, secretEnv: context.secretEnv ?? []}),
 	};
 }

@@ -66,12 +66,17 @@ export async function setUpTask(task: AttemptTask | null, id: string, toolVersio
 	return {task};
 }
 
+/** The provider's API key variable, which the agent's code never inherits, not even when a grader runs it. */
+function keyVariable(plan: TaskRunner['attempt']['plan']): string[] {
+	return plan.provider.kind === 'openai-compatible' && plan.provider.api_key_env !== null ? [plan.provider.api_key_env] : [];
+}
+
 /** The verdict comes from the grader looking at the workspace, never from what the execution claims. */
 async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outcome: ExecutionOutcome, ran: Pick<Execution, 'wall_ms' | 'evidence'>): Promise<TaskResult> {
 	const {budgets} = runner.attempt.plan;
 	let verdict: Grade;
 	try {
-		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms});
+		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, timeoutMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms, secretEnv: keyVariable(runner.attempt.plan)});
 	} catch (error) {
 		return failedResult(turn.index, turn.id, {reason: 'grader', message: `the grader failed: ${(error as Error).message}`}, {...ran, outcome, usage: outcome.usage});
 	}
