@@ -1,8 +1,9 @@
 import {spawnSync} from 'node:child_process';
 import path from 'node:path';
 import {whyNotExecutable} from '../find-executable.js';
+import {installFix, namespaceFix} from './sandbox-fix.js';
 
-/** Whether bubblewrap can sandbox a command here: its path and version, or the one-line reason it cannot. */
+/** Whether bubblewrap can sandbox a command here: its path and version, or the one-line reason it cannot, ending with the command that fixes it. */
 export type SandboxCheck = {ok: true; bwrap: string; version: string} | {ok: false; reason: string};
 
 let checked: SandboxCheck | undefined;
@@ -16,16 +17,14 @@ export function checkSandbox(): SandboxCheck {
 	return checked;
 }
 
-const installHint = 'install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)';
-
 function probe(): SandboxCheck {
 	const bwrap = (process.env.PATH ?? '').split(':').map(dir => path.join(dir || '.', 'bwrap')).find(file => whyNotExecutable(file, '/', undefined) === null);
-	if (bwrap === undefined) return {ok: false, reason: `bwrap is not on PATH: ${installHint}`};
+	if (bwrap === undefined) return {ok: false, reason: `bwrap is not on PATH: install bubblewrap; fix: ${installFix}`};
 	const version = spawnSync(bwrap, ['--version'], {encoding: 'utf8', timeout: 5000});
 	const trial = spawnSync(bwrap, [...namespaceArgs(false), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], {encoding: 'utf8', timeout: 5000});
 	if (trial.status !== 0) {
 		const why = (trial.stderr || trial.error?.message || `exit ${trial.status ?? trial.signal}`).trim().split('\n')[0];
-		return {ok: false, reason: `${bwrap} cannot create a sandbox here: ${why}`};
+		return {ok: false, reason: `${bwrap} cannot create a sandbox here (${why}); fix: ${namespaceFix()}`};
 	}
 	return {ok: true, bwrap, version: version.stdout.trim().replace(/^bubblewrap\s+/, '') || 'unknown'};
 }

@@ -10,7 +10,7 @@ import type {Sandbox} from './sandbox-options.js';
  * process group that ends it.
  */
 export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: string[]): string[] {
-	const hidden = sandbox.hidden.map(entry => path.resolve(entry)).filter(entry => existsSync(entry));
+	const hidden = outermost(sandbox.hidden.map(entry => path.resolve(entry)).filter(entry => existsSync(entry)));
 	const dirs = hidden.filter(entry => statSync(entry).isDirectory());
 	const files = hidden.filter(entry => !dirs.includes(entry));
 	return [
@@ -29,6 +29,11 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 		'--',
 		...argv,
 	];
+}
+
+/** A hidden path inside another hidden one is already gone, and mounting over it again would fail on a read-only remount. */
+function outermost(paths: string[]): string[] {
+	return paths.filter(entry => !paths.some(other => other !== entry && entry.startsWith(other === '/' ? '/' : `${other}/`)));
 }
 
 /**

@@ -1,13 +1,19 @@
 import {z} from 'zod';
 import {PairedStatistics} from './statistics.js';
 import {AcceptancePolicy} from '../plan/experiment-policy.js';
-import {Totals} from '../attempt/report/report-schema.js';
+import {Integrity, Totals} from '../attempt/report/report-schema.js';
 import {RuleCheck} from './acceptance.js';
 import {ControllerFailureReason} from '../controller/index.js';
 
 export const decisionSchema = 'harness-lab/decision@1';
 
-const SideRef = z.object({report: z.string(), attempt_id: z.string().nullable(), totals: Totals.nullable()});
+const SideRef = z.object({
+	report: z.string(),
+	attempt_id: z.string().nullable(),
+	totals: Totals.nullable(),
+	/** The side's report's integrity label; null when its report could not be read, or in decisions written before the labels. */
+	integrity: Integrity.nullable().default(null),
+});
 
 export const TaskRow = z.object({
 	task_id: z.string(),

@@ -1,3 +1,4 @@
+import {describeIntegrity} from '../attempt/report/report-schema.js';
 import type {Decision} from './decision-schema.js';
 import {renderTable} from './table.js';
 import type {PairedStatistics} from './statistics.js';
@@ -11,10 +12,17 @@ export function decisionSummary(decision: Decision, output: string | null, html:
 		...(decision.hypothesis === null ? [] : [`hypothesis: ${decision.hypothesis}`]),
 		`decision: ${decision.decision.toUpperCase()}${decision.decided_by === 'controller' ? ' (decided by the pinned controller\'s accept once every verification held)' : ''}`,
 		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message.replaceAll('\n', '\n        ')}`),
+		...integrityLines(decision),
 		...(output === null ? [] : [`decision written to ${output}`]),
 		...(html === null ? [] : [`page written to ${html}`]),
 		...(decision.evidence === null ? [] : [`controller calls kept in ${decision.evidence}`]),
 	].join('\n');
+}
+
+/** Both sides' integrity, each on its own line: one side's label never stands for the other's. */
+function integrityLines(decision: Decision): string[] {
+	const label = (side: Decision['baseline']): string => (side.integrity === null ? 'unknown (no readable report)' : describeIntegrity(side.integrity));
+	return [`integrity: baseline ${label(decision.baseline)}`, `           candidate ${label(decision.candidate)}`];
 }
 
 /** Over repeated trials: each task's pass rate on both sides, the sign test, and the intervals of the paired differences. */

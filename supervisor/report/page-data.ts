@@ -1,4 +1,4 @@
-import type {TaskResult} from '../attempt/report/report-schema.js';
+import {integrityReasonText, type Report, type TaskResult} from '../attempt/report/report-schema.js';
 import type {ReportInput, SideInput} from './report-input.js';
 import type {TaskEvidence} from './task-evidence.js';
 
@@ -32,6 +32,7 @@ function sideOf(side: SideInput) {
 		admission: report.admission,
 		candidate: report.candidate,
 		host: report.host,
+		integrity: integrityOf(report.integrity),
 		totals: report.totals,
 		passed: report.passed,
 		problems: report.problems,
@@ -40,6 +41,17 @@ function sideOf(side: SideInput) {
 		attempt_wall_ms: report.attempt_wall_ms,
 		plan_digest: report.plan_digest,
 	};
+}
+
+/**
+ * The side's label with its reasons as sentences, and what even a contained attempt ran in the supervisor: the
+ * engine's own tools, acting on what the model asked.
+ */
+function integrityOf(integrity: Report['integrity']) {
+	const note = integrity.label === 'contained'
+		? 'tool commands, the graders\' runs of workspace code and host candidates ran in bubblewrap, without the hidden data; the engine\'s file tools ran in the supervisor on the model\'s arguments: untrusted input handled by trusted code'
+		: 'untrusted code ran where it could reach the supervisor, the hidden data or the evidence: the evidence is only as good as that code';
+	return {label: integrity.label, reasons: integrity.reasons.map(reason => integrityReasonText[reason]), note};
 }
 
 /** The data the page embeds up front: everything but the transcripts and journals, which load when a task is opened. */

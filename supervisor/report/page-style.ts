@@ -25,6 +25,12 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 .checks .no .mark { color: var(--bad); }
 .checks .rule { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; white-space: nowrap; }
 .lead { font-size: 15px; }
+.integrity { border-radius: 6px; padding: 6px 10px; margin: 0 0 10px; }
+.integrity.contained { background: var(--good-bg); color: var(--good); }
+.integrity.trusted { background: var(--bad-bg); color: var(--bad); }
+.integrity-label { font-weight: 600; margin: 0; }
+.integrity ul { margin: 2px 0; padding-left: 18px; }
+.integrity-note { margin: 2px 0 0; font-size: 12px; color: var(--fg); }
 dl.identity { display: grid; grid-template-columns: max-content 1fr; gap: 3px 14px; margin: 0; }
 dl.identity dt { color: var(--muted); }
 dl.identity dd { margin: 0; overflow-wrap: anywhere; }

@@ -74,6 +74,10 @@ t.test('a cartridge plan\'s baseline and a candidate cartridge compare to a deci
 	t.ok(messages.some(line => /^require_all_pass true: candidate passed all 1 tasks/.test(line)), 'and the candidate pass');
 	t.match(compared.stdout, /verification: both reports verified/);
 	t.match(compared.stdout, /profit_math\s+failed.*passed/);
+	// A cartridge's tools run in the supervisor's threads: neither side is contained, and the decision says so for each.
+	for (const report of [baseReport, candReport]) t.same(report.integrity.reasons, ['no-sandbox', 'cartridge-tools'], `${report.side}: trusted-code for its cartridge tools`);
+	t.same([decision.baseline.integrity?.label, decision.candidate.integrity?.label], ['trusted-code', 'trusted-code']);
+	t.match(compared.stdout, /^ +candidate trusted-code \(.*cartridge tools and resources run in the supervisor's threads\)$/m);
 });
 
 t.test('the baseline\'s evidence has the per-case record: facts from the workspace, grader results, evaluation processes', async t => {

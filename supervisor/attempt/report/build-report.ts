@@ -14,6 +14,7 @@ export interface ReportInput {
 	/** The queue a queued side's turns were shipped to. */
 	queue?: QueueRef | null;
 	host: Report['host'];
+	integrity: Report['integrity'];
 	plan: Pick<Plan, 'plan_digest' | 'task_ids'>;
 	completion: Report['completion'];
 	admission: Report['admission'];
@@ -42,6 +43,7 @@ export function buildReport(input: ReportInput): Report {
 		// Present only for a queued side: a local report has no such key at all.
 		...(input.queue == null ? {} : {queue: input.queue}),
 		host: input.host,
+		integrity: input.integrity,
 		plan_digest: input.plan.plan_digest,
 		completion: input.completion,
 		admission: input.admission,

@@ -54,6 +54,8 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		placement: attempt?.placement ?? 'local',
 		queue: attempt?.queue ?? null,
 		host: attempt?.host ?? null,
+		// Without attempt.json nobody recorded what ran: never contained.
+		integrity: attempt?.integrity ?? {label: 'trusted-code', reasons: ['attempt-record-missing']},
 		plan,
 		completion: 'recovered',
 		admission: {admitted: !admissionFailed, differences: admissionFailed ? ['admission was rejected (see the ledger records)'] : []},

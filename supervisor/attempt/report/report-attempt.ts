@@ -17,6 +17,7 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		placement: services.placement.kind,
 		queue: services.placement.kind === 'queue' ? services.placement.remote.queue : null,
 		host: hostRef(services.host),
+		integrity: services.integrity,
 		plan: attempt.plan,
 		completion: attempt.signal.aborted ? 'interrupted' : 'finished',
 		admission: {admitted: admission.result.admitted, differences: admission.result.differences},

@@ -4,6 +4,9 @@ import {TaskFailureReason} from '../task-core/task-reasons.js';
 import {Grade} from '../../../tasks/task-definition.js';
 import {ReportTotals} from '../../../controller-protocol/index.js';
 import {Containment, LeakAudit, LeakedProcess} from '../../../process/index.js';
+import {Integrity, legacyIntegrity} from './integrity-label.js';
+
+export {describeIntegrity, Integrity, integrityReasonText} from './integrity-label.js';
 
 export const reportSchema = 'harness-lab/report@1';
 export const ledgerRecordSchema = 'harness-lab/ledger-record@1';
@@ -110,6 +113,8 @@ export const Report = z.object({
 	/** Present only for a queued side. */
 	queue: QueueRef.optional(),
 	host: HostRef.nullable().default(null),
+	/** Whether untrusted code was contained (docs/trust.md); reports written before the labels read as trusted-code. */
+	integrity: Integrity.default(legacyIntegrity),
 	plan_digest: z.string(),
 	/** How the report came to be: a finished attempt, an interrupted one, or rebuilt from the ledger. */
 	completion: z.enum(['finished', 'interrupted', 'recovered']),

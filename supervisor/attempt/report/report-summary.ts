@@ -1,10 +1,12 @@
+import {describeIntegrity} from './integrity-label.js';
 import type {Report} from './report-schema.js';
 
-/** The text printed after an attempt: the verdict, where the evidence is, totals (unknown said as such), and every failure. */
+/** The text printed after an attempt: the verdict, where the evidence is, whether it was contained, totals (unknown said as such), and every failure. */
 export function reportSummary(dir: string, report: Report): string {
 	const lines = [
 		`${report.side} attempt ${report.completion} (${placedOn(report)}${report.timing}${report.host === null ? '' : ` ${report.host.launched}`}): ${report.totals.passed}/${report.totals.tasks} passed${report.passed ? '' : ' (attempt not passed)'}`,
 		`  evidence ${dir}; report ${dir}/report.json`,
+		`  integrity: ${describeIntegrity(report.integrity)}`,
 		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
 	];
 	if (!report.admission.admitted) lines.push('  admission rejected:', ...report.admission.differences.map(line => `    - ${line}`));

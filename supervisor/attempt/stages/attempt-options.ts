@@ -27,6 +27,8 @@ export interface AttemptOptions {
 	threads?: number | null;
 	/** The Harness every task runs in place of the built-in agent (in-process attempts); its fingerprint goes in attempt.json. */
 	harness?: Harness | null;
+	/** Files a sandboxed command must not see beyond what the plan names (a queue's secret file): hidden from every sandbox view. */
+	secretFiles?: string[];
 	/** Ships every whole turn elsewhere (queue nodes) instead of executing it here; the nodes then check their own API key. */
 	remotePlacement?: (attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) => RemotePlacement;
 }

@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {HarnessFingerprint} from '../../../harness/index.js';
 import {PackageFingerprint} from '../../plan/fingerprints.js';
 import {HostRef, Placement, QueueRef} from '../report/report-schema.js';
+import {Integrity, legacyIntegrity} from '../report/integrity-label.js';
 import {Machine} from './measure-machine.js';
 
 export const attemptSchema = 'harness-lab/attempt@1';
@@ -51,5 +52,7 @@ export const AttemptRecord = z.object({
 	keep_workdirs: z.boolean(),
 	/** What ran the tasks here: worker threads in the supervisor, a sandboxed task-runner process, or a host's processes; null: a queue's nodes (or an older record). */
 	executor: z.enum(['in-process', 'sandboxed-runner', 'host']).nullable().default(null),
+	/** Contained or trusted-code, with the reasons; older records read as trusted-code, recorded before the labels. */
+	integrity: Integrity.default(legacyIntegrity),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;

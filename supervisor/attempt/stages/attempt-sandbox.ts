@@ -1,35 +1,85 @@
+import {realpathSync} from 'node:fs';
 import {homedir} from 'node:os';
-import {dirname, join, resolve} from 'node:path';
+import {dirname, join, relative, resolve} from 'node:path';
 import {distPath, installRoot} from '../../../files/install-root.js';
 import {containmentVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
 import type {HostSession} from '../../host/index.js';
-import type {Plan} from '../../plan/plan-schema.js';
+import type {AttemptContext} from './attempt-context.js';
+
+/** What the hidden list is made from: the attempt's plan, evidence, runtime folder and the options that name files. */
+export type HiddenInputs = Pick<AttemptContext, 'plan' | 'dir' | 'runtime'> & {options: Pick<AttemptContext['options'], 'planPath' | 'candidateCartridge' | 'secretFiles'>};
+
+/** The installation's folders of task sources, graders, expected data and reference answers (example scripts and cartridges, test fixtures), as sources and compiled. */
+const suiteFolders = ['tasks', 'examples', 'test'];
 
 /**
- * What a sandboxed command of this attempt must not see: the evidence, the other tasks' runtime state, the plan, the
- * suite's graders and expected data, home. A task's own workspace (and a host's state) is bound back in, writable.
+ * What a sandboxed command of this attempt must not see (each becomes an empty directory or an empty file): the
+ * evidence, the plan, the runtime root with every task's state, the suite's graders and expected data, a cartridge's
+ * folder, a controller's files, the secrets named to the attempt, home and the user's state folder (its keys). A
+ * task's own workspace (and a host's state) is bound back in, writable.
  */
-export function hiddenFromTasks(plan: Plan, evidenceDir: string, planPath: string, runtimeDir: string | null): string[] {
-	const home = [homedir(), process.env.HOME].filter((dir): dir is string => dir !== undefined && dir !== '' && dir !== '/');
-	const suite = plan.controller === null ? [join(installRoot, 'tasks'), distPath('tasks')] : [];
-	return [...new Set([resolve(evidenceDir), ...(runtimeDir === null ? [] : [runtimeDir]), resolve(planPath), ...suite, ...home])];
+export function hiddenFromTasks(attempt: HiddenInputs): string[] {
+	const {plan, options} = attempt;
+	return unique([
+		resolve(attempt.dir),
+		resolve(options.planPath),
+		...runtimeRoot(attempt.runtime.dir),
+		...suiteFolders.flatMap(folder => [join(installRoot, folder), distPath(folder)]),
+		...[plan.cartridge?.dir, options.candidateCartridge].filter(isGiven).map(dir => resolve(dir)),
+		...controllerFiles(attempt.plan),
+		...(options.secretFiles ?? []).map(file => resolve(file)),
+		...userFolders(),
+	]);
+}
+
+/**
+ * The attempt's runtime folder and the root it sits in, with other attempts' folders beside it; not the root when
+ * the installation or this Node lives under it (HLAB_RUNTIME_ROOT may name any folder), since commands run with them.
+ */
+function runtimeRoot(dir: string | null): string[] {
+	if (dir === null) return [];
+	const root = dirname(dir);
+	const needed = [installRoot, realpathSync(process.execPath)].some(path => !relative(root, path).startsWith('..'));
+	return needed ? [dir] : [dir, root];
+}
+
+/** A controller's pinned files (its script, its data); not its interpreter, which commands may run too. */
+function controllerFiles(plan: HiddenInputs['plan']): string[] {
+	if (plan.controller === null) return [];
+	const interpreter = new Set([plan.controller.identity.command[0], process.execPath].filter(isGiven).map(path => resolve(path)));
+	return Object.keys(plan.controller.identity.files).map(file => resolve(file)).filter(file => !interpreter.has(file));
+}
+
+/** Home (where the user's keys and credentials live) and the state folder where harness-lab keeps its own keys. */
+function userFolders(): string[] {
+	const home = [homedir(), process.env.HOME].filter(isGiven).filter(dir => dir !== '/');
+	const state = process.env.XDG_STATE_HOME ? [join(process.env.XDG_STATE_HOME, 'harness-lab')] : [];
+	return [...home, ...state, ...home.map(dir => join(dir, '.local', 'state', 'harness-lab'))];
+}
+
+function isGiven(value: string | null | undefined): value is string {
+	return value !== undefined && value !== null && value !== '';
+}
+
+function unique(paths: string[]): string[] {
+	return [...new Set(paths)];
 }
 
 /**
  * A sandboxed plan's tool commands find their sandbox in the environment the worker threads copy when they start,
  * so it is published before any thread exists; an unsandboxed plan publishes nothing.
  */
-export function publishAttemptSandbox(plan: Plan, evidenceDir: string, planPath: string, runtimeDir: string | null): void {
-	publishSandbox(plan.sandbox === undefined ? null : {hidden: hiddenFromTasks(plan, evidenceDir, planPath, runtimeDir), network: false});
+export function publishAttemptSandbox(attempt: HiddenInputs): void {
+	publishSandbox(attempt.plan.sandbox === undefined ? null : {hidden: hiddenFromTasks(attempt), network: false});
 }
 
 /**
  * A host candidate runs sandboxed too: its workspace and state writable, the same paths and the host folder hidden,
  * the provider reachable (so the host's own tool commands, which run inside its sandbox, have the network too).
  */
-export function hostSandbox(plan: Plan, evidenceDir: string, planPath: string, runtimeDir: string | null, host: HostSession): ((writable: string[]) => Sandbox) | undefined {
-	if (plan.sandbox === undefined) return undefined;
-	const hidden = [...hiddenFromTasks(plan, evidenceDir, planPath, runtimeDir), resolve(host.dir)];
+export function hostSandbox(attempt: HiddenInputs, host: HostSession): ((writable: string[]) => Sandbox) | undefined {
+	if (attempt.plan.sandbox === undefined) return undefined;
+	const hidden = [...hiddenFromTasks(attempt), resolve(host.dir)];
 	// The executable's folder (a build is the whole folder) stays readable even under the private /tmp.
 	const readable = [...new Set([dirname(host.identity.path), dirname(host.identity.launched)])];
 	return writable => ({writable, readable, hidden, network: true});
@@ -41,12 +91,13 @@ export function hostSandbox(plan: Plan, evidenceDir: string, planPath: string, r
  * host's does, so the runner reaches its tasks' metering proxies on loopback; its tool commands get their own sandbox.
  * Null for an unsandboxed plan; a problem when the tasks' state would live inside the hidden evidence directory.
  */
-export function runnerSandbox(plan: Plan, evidenceDir: string, planPath: string, runtimeDir: string | null, cartridgeDir: string | null): Sandbox | {problem: string} | null {
-	if (plan.sandbox === undefined) return null;
+export function runnerSandbox(attempt: HiddenInputs, cartridgeDir: string | null): Sandbox | {problem: string} | null {
+	const runtimeDir = attempt.runtime.dir;
+	if (attempt.plan.sandbox === undefined) return null;
 	if (runtimeDir === null) return {problem: 'the sandboxed task runner needs a runtime root outside the evidence directory (HLAB_RUNTIME_ROOT=evidence keeps the tasks\' state inside it)'};
 	// The runtime folder is bound whole, writable: hiding it too would remount it read-only over the bind.
-	const hidden = [...hiddenFromTasks(plan, evidenceDir, planPath, null), ...(cartridgeDir === null ? [] : [resolve(cartridgeDir)])];
-	return {writable: [runtimeDir], readable: [], hidden, network: true};
+	const hidden = [...hiddenFromTasks(attempt).filter(path => path !== resolve(runtimeDir)), ...(cartridgeDir === null ? [] : [resolve(cartridgeDir)])];
+	return {writable: [runtimeDir], readable: [], hidden: unique(hidden), network: true};
 }
 
 /** Variables that carry a credential by their name. */

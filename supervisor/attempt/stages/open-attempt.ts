@@ -27,7 +27,7 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.
 	process.env[markerKey] = '1';
 	const scope = openAttemptScope(`${markerKey}=1`);
-	publishAttemptSandbox(plan, dir, options.planPath, runtime.dir);
+	publishAttemptSandbox({plan, dir, runtime, options});
 	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
 	const side = sideOf(options);
 	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest, runtime}, 'attempt started');

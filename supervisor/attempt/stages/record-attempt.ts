@@ -69,6 +69,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		threads: services.placement.kind === 'local' ? services.placement.executor.threads : null,
 		keep_workdirs: attempt.options.keepWorkdirs,
 		executor: executorOf(services),
+		integrity: services.integrity,
 	};
 	await writeJson(join(attempt.dir, 'attempt.json'), AttemptRecord.parse(record), {durable: true});
 }

@@ -18,6 +18,8 @@ import {inProcessExecutor} from '../executors/in-process-executor.js';
 import {sandboxedRunnerExecutor} from '../executors/sandboxed-runner-executor.js';
 import type {Placement} from '../task-core/task-placement.js';
 import {createProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
+import type {Integrity} from '../report/integrity-label.js';
+import {attemptIntegrity} from './attempt-integrity.js';
 
 /** Either the tasks may run against this provider, or the first reason the whole denominator fails instead. */
 export type Readiness =
@@ -32,6 +34,8 @@ export interface Services {
 	sandboxedRunner: boolean;
 	bindings: Record<string, string>;
 	ready: Readiness;
+	/** Whether what these services run is contained, and if not why (attempt.json and report.json). */
+	integrity: Integrity;
 	/** Ends the threads, then the provider. */
 	close(): Promise<void>;
 }
@@ -48,7 +52,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const {host, candidate} = await measureCode(attempt, admission, starting);
 	const remote = attempt.options.remotePlacement ?? null;
 	// A sandboxed plan's in-process tasks run in a sandboxed runner process; one it cannot have refuses the attempt.
-	const sandbox = remote === null && host.session === null ? runnerSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, admission.cartridge?.dir ?? null) : null;
+	const sandbox = remote === null && host.session === null ? runnerSandbox(attempt, admission.cartridge?.dir ?? null) : null;
 	const unsandboxable: TaskFailure | null = sandbox !== null && 'problem' in sandbox ? {reason: 'init', message: sandbox.problem} : null;
 	// Tasks run elsewhere read the key where they run: the coordinator needs none.
 	const refused = admission.failure ?? host.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
@@ -56,16 +60,18 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const placement: Placement = remote !== null
 		? {kind: 'queue', remote: remote(attempt)}
 		: {kind: 'local', executor: host.session !== null
-			? hostExecutor(host.session, hostSandbox(attempt.plan, attempt.dir, attempt.options.planPath, attempt.runtime.dir, host.session))
+			? hostExecutor(host.session, hostSandbox(attempt, host.session))
 			: runner !== null
 				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
 				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})};
 	const placed = placement.kind === 'local' ? placement.executor : placement.remote;
+	const sandboxedRunner = placement.kind === 'local' && runner !== null;
 	// The threads load the engine (or the queue opens) while the provider finishes starting.
 	const warming = refused === null ? settle(placed.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);
 	const services: Services = {
-		host: host.session, candidate: candidate.snapshot, placement, sandboxedRunner: placement.kind === 'local' && runner !== null, bindings: provider.bindings, ready: provider.ready,
+		host: host.session, candidate: candidate.snapshot, placement, sandboxedRunner, bindings: provider.bindings, ready: provider.ready,
+		integrity: attemptIntegrity(attempt.plan, {candidate: candidate.snapshot, placement, sandboxedRunner}, admission.cartridge),
 		close: async () => {
 			await placed.close();
 			await provider.close();

@@ -15,7 +15,7 @@ function task(index: number, passed: boolean, turns: number, tokens: number | nu
 
 function report(side: 'baseline' | 'candidate', tasks: TaskResult[]): Report {
 	return {
-		schema: 'harness-lab/report@1', attempt_id: side, side, timing: 'in-process', host: null, plan_digest: 'sha256:x', completion: 'finished',
+		schema: 'harness-lab/report@1', attempt_id: side, side, timing: 'in-process', host: null, integrity: {label: 'trusted-code', reasons: ['no-sandbox']}, plan_digest: 'sha256:x', completion: 'finished',
 		admission: {admitted: true, differences: []}, candidate: null, task_ids: tasks.map(item => item.task_id), tasks,
 		totals: totalsOf(tasks), passed: true, problems: [], started_at: '', ended_at: '', attempt_wall_ms: 1,
 	};

@@ -16,7 +16,7 @@ async function side(label: 'baseline' | 'candidate', name: string, timing: Repor
 	await mkdir(dir, {recursive: true});
 	const tasks: Report['tasks'] = [{index: 0, task_id: 't0', status: 'passed', reason: null, message: null, grade: null, outcome: null, usage: null, wall_ms: wall, evidence: {}}];
 	const report: Report = {
-		schema: 'harness-lab/report@1', attempt_id: name, side: label, timing, host: null, plan_digest: 'sha256:x', completion: 'finished',
+		schema: 'harness-lab/report@1', attempt_id: name, side: label, timing, host: null, integrity: {label: 'trusted-code', reasons: ['no-sandbox']}, plan_digest: 'sha256:x', completion: 'finished',
 		admission: {admitted: true, differences: []}, candidate: null, task_ids: ['t0'], tasks, totals: totalsOf(tasks),
 		passed: true, problems: [], started_at: '', ended_at: '', attempt_wall_ms: wall,
 	};

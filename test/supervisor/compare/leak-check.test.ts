@@ -6,7 +6,7 @@ import {leakCheck} from '../../../supervisor/compare/leak-check.js';
 
 function report(side: Report['side'], leaks: AttemptLeaks | null): Report {
 	return buildReport({
-		attemptId: side, side, timing: 'in-process', host: null, plan: {plan_digest: 'sha256:p', task_ids: ['a']},
+		attemptId: side, side, timing: 'in-process', host: null, integrity: {label: 'trusted-code', reasons: ['no-sandbox']}, plan: {plan_digest: 'sha256:p', task_ids: ['a']},
 		completion: 'finished', admission: {admitted: true, differences: []}, candidate: null,
 		results: [failedResult(0, 'a', {reason: 'timeout', message: 'x'})], problems: [], leaks,
 		startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,

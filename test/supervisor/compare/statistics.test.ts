@@ -26,7 +26,7 @@ function side(label: 'baseline' | 'candidate', tasks: string[], trials: number, 
 		tasks.forEach((id, task) => results.push(entry(results.length, `${id}#${k}`, trial(task, k))));
 	}
 	return {
-		schema: 'harness-lab/report@1', attempt_id: label, side: label, timing: 'in-process', host: null, plan_digest: 'sha256:x', completion: 'finished',
+		schema: 'harness-lab/report@1', attempt_id: label, side: label, timing: 'in-process', host: null, integrity: {label: 'trusted-code', reasons: ['no-sandbox']}, plan_digest: 'sha256:x', completion: 'finished',
 		admission: {admitted: true, differences: []}, candidate: null, task_ids: results.map(item => item.task_id), tasks: results,
 		totals: totalsOf(results), passed: results.every(item => item.status === 'passed'), problems: [], started_at: '', ended_at: '', attempt_wall_ms: 1,
 	};

@@ -62,6 +62,13 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 	}
 	t.ok(checks.some(text => /^✓verification/.test(text)), 'satisfied checks are marked too');
 	t.match(await view.textContent('#plan'), /plan digest\s*"?sha256:/);
+	// Unsandboxed, and the candidate's plugins ran in the supervisor's threads: each side says so, neither is called contained.
+	const [baselineLabel, candidateLabel] = await view.locator('#sides .integrity').allTextContents();
+	t.match(baselineLabel, /^integrity: trusted-codeno --sandbox/, 'the baseline is trusted-code, for want of --sandbox');
+	t.notMatch(baselineLabel, /candidate code/);
+	t.match(candidateLabel, /^integrity: trusted-codeno --sandbox.*in-process candidate code runs in the supervisor's threads/, 'the candidate names its own reason too');
+	const decision = JSON.parse(await readFile(join(dir, 'decision.json'), 'utf8')) as {baseline: {integrity: unknown}; candidate: {integrity: unknown}};
+	t.same([decision.baseline.integrity, decision.candidate.integrity], [{label: 'trusted-code', reasons: ['no-sandbox']}, {label: 'trusted-code', reasons: ['no-sandbox', 'in-process-candidate']}], 'the decision records both sides');
 	t.match(await view.textContent('#statistics'), /exact two-sided sign test/);
 
 	t.equal(await view.locator('tr.task:visible').count(), 2);

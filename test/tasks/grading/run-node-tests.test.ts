@@ -1,3 +1,4 @@
+import {mkdir, writeFile} from 'node:fs/promises';
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -7,6 +8,7 @@ import {getTask, type TaskDefinition} from '../../../tasks/index.js';
 import {installRoot} from '../../../files/install-root.js';
 import {checkSandbox} from '../../../process/index.js';
 import {tempDir} from '../../temp-dir.js';
+import {runNodeTests} from '../../../tasks/grading/run-node-tests.js';
 
 checkNoLeaks(t);
 
@@ -94,4 +96,17 @@ export function __probe() { throw new Error('SEEN ' + JSON.stringify(__seen)); }
 	t.not(seen?.runner, 'ok', 'the runner\'s report stream cannot be opened');
 	t.equal(existsSync(join(outside, 'planted.txt')), false);
 	t.equal(existsSync(join(dir, 'planted.txt')), false, 'the workspace itself is untouched');
+});
+
+t.test('the agent\'s code, run by the grader, inherits nothing of the supervisor\'s environment: not the provider\'s API key', async t => {
+	const variable = 'HLAB_TEST_PROVIDER_KEY';
+	process.env[variable] = 'sk-secret';
+	t.teardown(() => {
+		delete process.env[variable];
+	});
+	const workspace = await tempDir(t, 'hlab-grader-env-');
+	await mkdir(join(workspace, 'test'));
+	await writeFile(join(workspace, 'package.json'), '{"type": "module"}\n');
+	await writeFile(join(workspace, 'test', 'key.test.js'), `import {test} from 'node:test';\nimport assert from 'node:assert/strict';\ntest('the key is out of reach', () => assert.equal(process.env.${variable}, undefined));\n`);
+	t.same(await runNodeTests(workspace, {files: ['test/key.test.js'], names: ['the key is out of reach']}, {deadlineMs: 30_000}), {passed: true, problem: null});
 });

@@ -18,7 +18,7 @@ function passed(index: number, id: string, turns: number, tokens: number | null)
 
 function input(results: TaskResult[], change: Partial<ReportInput> = {}): ReportInput {
 	return {
-		attemptId: 'attempt-1', side: 'baseline', timing: 'in-process', host: null,
+		attemptId: 'attempt-1', side: 'baseline', timing: 'in-process', host: null, integrity: {label: 'trusted-code', reasons: ['no-sandbox']},
 		plan: {plan_digest: 'sha256:plan', task_ids: results.map(result => result.task_id)},
 		completion: 'finished', admission: {admitted: true, differences: []}, candidate: null,
 		results, problems: [], leaks: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', wallMs: 1000,
@@ -91,4 +91,19 @@ t.test('the placement is recorded beside the timing: a queued report names its q
 	const read = Report.parse(JSON.parse(JSON.stringify(older)));
 	t.equal(read.placement, undefined, 'a report from before placements parses');
 	t.match(reportSummary('/evidence', read).split('\n')[0], /\(in-process\)/, 'and is summarized as local');
+});
+
+t.test('the integrity label is in the report and its summary, every reason named; an older report reads as trusted-code', async t => {
+	const results = [passed(0, 'a', 3, 300)];
+	const contained = buildReport(input(results, {integrity: {label: 'contained', reasons: []}}));
+	t.same(contained.integrity, {label: 'contained', reasons: []});
+	t.match(reportSummary('/evidence', contained), /^ {2}integrity: contained$/m);
+	const trusted = buildReport(input(results, {integrity: {label: 'trusted-code', reasons: ['no-sandbox', 'in-process-candidate']}}));
+	t.match(reportSummary('/evidence', trusted), /^ {2}integrity: trusted-code \(no --sandbox: .*; in-process candidate code runs in the supervisor's threads\)$/m);
+	const {integrity: _integrity, ...older} = contained;
+	const read = Report.parse(JSON.parse(JSON.stringify(older)));
+	t.same(read.integrity, {label: 'trusted-code', reasons: ['recorded-before-integrity-labels']}, 'a report from before the labels is never read as contained');
+	t.match(reportSummary('/evidence', read), /integrity: trusted-code \(recorded before integrity labels\)/);
+	t.throws(() => Report.parse({...contained, integrity: {label: 'contained', reasons: ['no-sandbox']}}), 'contained with a reason is no report');
+	t.throws(() => Report.parse({...contained, integrity: {label: 'trusted-code', reasons: []}}), 'nor trusted-code without one');
 });

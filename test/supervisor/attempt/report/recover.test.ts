@@ -22,7 +22,7 @@ async function runThenRecover(t: Test, planPath: string, dir: string) {
 function sameStatements(t: Test, ran: Report, recovered: Report): void {
 	t.same(recovered.tasks, ran.tasks, 'every task result is the one the run recorded');
 	t.same(recovered.totals, ran.totals, 'the same totals');
-	for (const key of ['attempt_id', 'side', 'timing', 'host', 'plan_digest', 'task_ids', 'candidate'] as const) {
+	for (const key of ['attempt_id', 'side', 'timing', 'host', 'integrity', 'plan_digest', 'task_ids', 'candidate'] as const) {
 		t.same(recovered[key], ran[key], key);
 	}
 	t.equal(recovered.completion, 'recovered');
@@ -49,4 +49,14 @@ t.test('a refused attempt and its recovery state the same failed results', async
 	t.ok(ran.tasks.every(task => task.reason === 'admission'));
 	sameStatements(t, ran, recovered);
 	t.equal(recovered.admission.admitted, false, 'the ledger shows the refusal');
+});
+
+t.test('an attempt that ended before attempt.json recovers as trusted-code: nobody recorded what ran', async t => {
+	const dir = await tempDir(t);
+	const plan = await freeze({dir, tasks: 'answer_from_prompt'});
+	await attemptByCli(plan, join(dir, 'attempt'));
+	await rename(join(dir, 'attempt', 'report.json'), join(dir, 'report-of-the-run.json'));
+	await rename(join(dir, 'attempt', 'attempt.json'), join(dir, 'attempt-of-the-run.json'));
+	const {report} = await recoverAttempt(join(dir, 'attempt'));
+	t.same(report.integrity, {label: 'trusted-code', reasons: ['attempt-record-missing']});
 });
