@@ -8,6 +8,7 @@ import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome, 
 import {taskRows} from './table.js';
 import {pairedStatistics} from './statistics.js';
 import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-reports.js';
+import {verifyEvidence, type AttemptEvidence} from './verify-evidence.js';
 import {rescoreWithController} from './controller-rescore.js';
 import {acceptWithController} from './controller-accept.js';
 import {compareTiming} from './compare-timing.js';
@@ -39,7 +40,9 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	const readProblems: string[] = [];
 	const baseline = await readSide('baseline', baselinePath, readProblems);
 	const candidate = await readSide('candidate', candidatePath, readProblems);
-	const problems = [...readProblems, ...await verifySides(baseline, candidate)];
+	const evidence = {baseline: await sideEvidence(baseline), candidate: await sideEvidence(candidate)};
+	// The seal first: a report is taken at its word only where its sealed ledger and result.json files agree with it.
+	const problems = [...readProblems, ...evidence.baseline.problems, ...evidence.candidate.problems, ...await verifySides(baseline, candidate)];
 	const plan = baseline.plan;
 	// Re-scoring and the controller's accept need two reports that are at least the same experiment.
 	const controlled = plan !== null && plan.controller !== null && problems.length === 0 && baseline.report !== null && candidate.report !== null
@@ -50,7 +53,7 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	problems.push(...rescored?.problems ?? []);
 
 	const checks: RuleCheck[] = problems.map(message => ({rule: 'verification', satisfied: false, message}));
-	if (problems.length === 0) checks.unshift({rule: 'verification', satisfied: true, message: 'both reports verified: same plan, same ordered denominator, non-negative usage, cited evidence present'});
+	if (problems.length === 0) checks.unshift({rule: 'verification', satisfied: true, message: 'both reports verified: sealed ledgers intact and in agreement with report.json and every result.json, same plan, same ordered denominator, non-negative usage, cited evidence present'});
 	const timing = await compareTiming(baseline, candidate);
 	// A refused timing is a failed check of its own: no decision is taken on wall times that cannot be compared.
 	checks.push({rule: 'timing', satisfied: timing.kind !== 'refused', message: timing.kind === 'refused' ? `${timing.reason}: ${timing.message}` : `${timing.kind}: ${timing.message}`});
@@ -84,13 +87,20 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		policy: plan?.policy.acceptance ?? null,
 		duration_ratio: decided.ratio === null || !Number.isFinite(decided.ratio) ? null : decided.ratio,
 		timing,
-		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null},
-		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null},
+		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null, seal: evidence.baseline.seal},
+		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null, seal: evidence.candidate.seal},
 		tasks: taskRows(plan?.task_ids ?? baseline.report?.task_ids ?? [], baseline.report, candidate.report),
 		statistics: plan !== null && plan.repeat > 1 && baseline.report !== null && candidate.report !== null
 			? pairedStatistics(baseline.report, candidate.report, {confidence: plan.policy.acceptance.min_confidence ?? 0.95})
 			: null,
 	});
+}
+
+/** A side's seal and every check of its evidence that does not hold, as verification problems naming the side. */
+async function sideEvidence(side: ReportSide): Promise<{seal: AttemptEvidence['seal'] | null; problems: string[]}> {
+	if (side.report === null) return {seal: null, problems: []};
+	const {seal, checks} = await verifyEvidence(side.dir, side.report);
+	return {seal, problems: checks.filter(check => !check.holds).map(check => `${side.label}: ${check.check}: ${check.message}`)};
 }
 
 /** The built-in plans' decision: the frozen acceptance rule over verified reports (a null plan: not verified), appended to `checks`. */

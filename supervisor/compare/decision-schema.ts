@@ -7,7 +7,13 @@ import {ControllerFailureReason} from '../controller/index.js';
 
 export const decisionSchema = 'harness-lab/decision@1';
 
-const SideRef = z.object({report: z.string(), attempt_id: z.string().nullable(), totals: Totals.nullable()});
+const SideRef = z.object({
+	report: z.string(),
+	attempt_id: z.string().nullable(),
+	totals: Totals.nullable(),
+	/** How the side's ledger was sealed (`sealed`, `unsealed`: before the seal, `no_key`: not verifiable here); null when its report could not be read, and in decisions from before the seal. */
+	seal: z.enum(['sealed', 'unsealed', 'no_key']).nullable().default(null),
+});
 
 export const TaskRow = z.object({
 	task_id: z.string(),

@@ -4,6 +4,7 @@ import {TaskFailureReason} from '../task-core/task-reasons.js';
 import {Grade} from '../../../tasks/task-definition.js';
 import {ReportTotals} from '../../../controller-protocol/index.js';
 import {Containment, LeakAudit, LeakedProcess} from '../../../process/index.js';
+import {RecordSeal} from '../../evidence/seal/index.js';
 
 export const reportSchema = 'harness-lab/report@1';
 export const ledgerRecordSchema = 'harness-lab/ledger-record@1';
@@ -39,6 +40,8 @@ export const LedgerRecord = z.object({
 	attempt_id: z.string(),
 	recorded_at: z.string(),
 	result: TaskResult,
+	/** The record's place in the attempt's MAC chain and the files it vouches for; absent in ledgers written before the seal. */
+	seal: RecordSeal.optional(),
 });
 export type LedgerRecord = z.infer<typeof LedgerRecord>;
 

@@ -3,6 +3,7 @@ import {HarnessFingerprint} from '../../../harness/index.js';
 import {PackageFingerprint} from '../../plan/fingerprints.js';
 import {HostRef, Placement, QueueRef} from '../report/report-schema.js';
 import {Machine} from './measure-machine.js';
+import {sealScheme} from '../../evidence/seal/index.js';
 
 export const attemptSchema = 'harness-lab/attempt@1';
 
@@ -49,5 +50,7 @@ export const AttemptRecord = z.object({
 	/** The worker threads the in-process tasks shared (the frozen concurrency is tasks in flight); null when none ran. */
 	threads: z.number().int().positive().nullable().default(null),
 	keep_workdirs: z.boolean(),
+	/** How the ledger is sealed and where the attempt's key is kept (never the key itself); null in attempts from before the seal. */
+	seal: z.object({scheme: z.literal(sealScheme), key_path: z.string()}).nullable().default(null),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;

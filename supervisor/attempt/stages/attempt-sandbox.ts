@@ -4,6 +4,7 @@ import {distPath, installRoot} from '../../../files/install-root.js';
 import {publishSandbox, type Sandbox} from '../../../process/index.js';
 import type {HostSession} from '../../host/index.js';
 import type {Plan} from '../../plan/plan-schema.js';
+import {keyStoreDir} from '../../evidence/seal/index.js';
 
 /**
  * What a sandboxed command of this attempt must not see: the evidence, the other tasks' runtime state, the plan, the
@@ -12,7 +13,8 @@ import type {Plan} from '../../plan/plan-schema.js';
 export function hiddenFromTasks(plan: Plan, evidenceDir: string, planPath: string, runtimeDir: string | null): string[] {
 	const home = [homedir(), process.env.HOME].filter((dir): dir is string => dir !== undefined && dir !== '' && dir !== '/');
 	const suite = plan.controller === null ? [join(installRoot, 'tasks'), distPath('tasks')] : [];
-	return [...new Set([resolve(evidenceDir), ...(runtimeDir === null ? [] : [runtimeDir]), resolve(planPath), ...suite, ...home])];
+	// The key store too (it may sit outside home, e.g. HLAB_STATE_DIR): the seal's key is never in a task's view.
+	return [...new Set([resolve(evidenceDir), ...(runtimeDir === null ? [] : [runtimeDir]), resolve(planPath), ...suite, ...home, keyStoreDir()])];
 }
 
 /**
