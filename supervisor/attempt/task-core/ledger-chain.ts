@@ -91,7 +91,8 @@ function trustChain(dir: string, lines: ChainLine[], verdicts: LinkVerdict[]): P
 		problems.push(problem);
 		if (entry === null) return;
 		trusted.delete(entry.index);
-		if (!distrusted.has(entry.index)) distrusted.set(entry.index, problem);
+		const earlier = distrusted.get(entry.index);
+		distrusted.set(entry.index, earlier === undefined ? problem : `${earlier}; ${problem}`);
 	};
 	lines.forEach(({line, record}, at) => {
 		const verdict = verdicts[at]!;
