@@ -40,9 +40,7 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	const readProblems: string[] = [];
 	const baseline = await readSide('baseline', baselinePath, readProblems);
 	const candidate = await readSide('candidate', candidatePath, readProblems);
-	const evidence = {baseline: await sideEvidence(baseline), candidate: await sideEvidence(candidate)};
-	// The seal first: a report is taken at its word only where its sealed ledger and result.json files agree with it.
-	const problems = [...readProblems, ...evidence.baseline.problems, ...evidence.candidate.problems, ...await verifySides(baseline, candidate)];
+	const problems = [...readProblems, ...await verifySides(baseline, candidate)];
 	const plan = baseline.plan;
 	// Re-scoring and the controller's accept need two reports that are at least the same experiment.
 	const controlled = plan !== null && plan.controller !== null && problems.length === 0 && baseline.report !== null && candidate.report !== null
@@ -51,6 +49,10 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	if (plan !== null && problems.length === 0) problems.push(...await verifyScorer(plan));
 	const rescored = controlled === null ? null : await rescoreWithController(controlled.plan, [baseline, candidate], controlled.client);
 	problems.push(...rescored?.problems ?? []);
+	// A report is taken at its word only where its sealed ledger and result.json files agree with it. Checked after the
+	// re-score, so that a pinned controller is still asked about an experiment whose evidence is then refused, on record.
+	const evidence = {baseline: await sideEvidence(baseline), candidate: await sideEvidence(candidate)};
+	problems.push(...evidence.baseline.problems, ...evidence.candidate.problems);
 
 	const checks: RuleCheck[] = problems.map(message => ({rule: 'verification', satisfied: false, message}));
 	if (problems.length === 0) checks.unshift({rule: 'verification', satisfied: true, message: 'both reports verified: sealed ledgers intact and in agreement with report.json and every result.json, same plan, same ordered denominator, non-negative usage, cited evidence present'});

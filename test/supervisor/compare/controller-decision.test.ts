@@ -75,17 +75,19 @@ t.test('a controller that fails during accept rejects, naming the reason', async
 	t.ok(existsSync(join(evidence, 'controller', 'calls', '005-accept', 'error.json')), 'the failed call is kept');
 });
 
-t.test('a side whose result.json was damaged cannot win: its seal refuses it before the controller is asked', async t => {
+t.test('a side whose re-score failed cannot win, even when the controller accepts it', async t => {
 	const root = await scratch(t);
 	const sides = await controllerSides(root, 'accept');
 	const report = JSON.parse(await readFile(sides.candidate, 'utf8')) as {tasks: Array<{evidence: {result: string}}>};
 	await writeFile(join(root, 'candidate', report.tasks[1]!.evidence.result), 'damaged');
 	const {run, decision, evidence} = await compare(root, sides);
 	t.equal(run.record.exit_code, 1, run.stderr);
+	t.equal(decision?.controller?.decision, 'accept', 'the controller did answer accept');
 	t.equal(decision?.decision, 'reject');
-	t.equal(decision?.controller, null, 'the controller is not asked over evidence its seal does not vouch for');
-	t.match(decision?.checks.find(check => !check.satisfied && check.rule === 'verification')?.message, /^candidate: ledger: ledger line 2 \(entry beta\): tasks\/002-beta\/result.json changed since it was sealed/);
-	t.notOk(existsSync(join(evidence, 'controller', 'calls')), 'no controller call was made');
+	t.match(decision?.checks.find(check => !check.satisfied && check.rule === 'verification')?.message, /beta .*cannot be re-scored/);
+	t.ok(decision?.checks.some(check => !check.satisfied && /^candidate: ledger: ledger line 2 \(entry beta\): tasks\/002-beta\/result.json changed since it was sealed/.test(check.message)), 'and its seal names the damaged file');
+	const request = JSON.parse(await readFile(join(evidence, 'controller', 'calls', '004-accept', 'request.json'), 'utf8'));
+	t.match(request.params.candidate.tasks[1], {id: 'beta', passed: false, failure: 'rescore'}, 'accept is told the task failed');
 });
 
 t.test('an existing decision is refused before any controller call', async t => {
