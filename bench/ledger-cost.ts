@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto';
 import {rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {Ledger} from '../supervisor/attempt/index.js';
@@ -21,7 +22,7 @@ function result(index: number): TaskResult {
 /** Appends `count` records one after another, as an attempt does (each awaited before the next task's record). */
 async function appends(dir: string, count: number, flushed: boolean): Promise<number> {
 	const path = join(dir, `ledger-${flushed ? 'sync' : 'nosync'}-${Math.random().toString(36).slice(2)}.jsonl`);
-	const ledger = new Ledger(path, '00000000-0000-4000-8000-000000000000');
+	const ledger = new Ledger(path, '00000000-0000-4000-8000-000000000000', randomBytes(32));
 	if (flushed) delete process.env[switchName];
 	else process.env[switchName] = '0';
 	try {

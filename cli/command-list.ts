@@ -78,6 +78,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'search',
 		description: 'harness search: propose, verify, run and evaluate harness candidates under a spending envelope',
 	},
+	verify: {
+		load: async () => (await import('./verify.js')).registerVerify,
+		term: 'verify [options] <dir>',
+		description: "check one attempt's evidence end to end: its plan, its sealed ledger's MAC chain and the files each record seals, and report.json against both; exit 1 when any check does not hold",
+	},
 	cartridge: {
 		load: async () => (await import('./cartridge.js')).registerCartridge,
 		term: 'cartridge',

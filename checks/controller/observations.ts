@@ -1,10 +1,12 @@
+import {randomUUID} from 'node:crypto';
 import {cp, mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {ControllerTask, ScoreResult} from '../../controller-protocol/index.js';
 import type {ExecutionOutcome} from '../../engine/outcome.js';
 import {taskDirName} from '../../supervisor/evidence/evidence-dir.js';
 import {Report, reportSchema, type TaskResult} from '../../supervisor/attempt/report/report-schema.js';
-import {totalsOf} from '../../supervisor/attempt/index.js';
+import {Ledger, totalsOf} from '../../supervisor/attempt/index.js';
+import {createAttemptKey} from '../../supervisor/evidence/seal/index.js';
 import type {ControllerClient} from '../../supervisor/controller/index.js';
 import {digestBytes} from '../../files/digest.js';
 import type {Plan} from '../../supervisor/plan/plan-schema.js';
@@ -30,6 +32,9 @@ export interface ObservationSide {
 export async function writeObservations(side: ObservationSide, plan: Plan, planBytes: Buffer, tasks: ControllerTask[], client: ControllerClient, fresh: FreshWorkspaces): Promise<string> {
 	await mkdir(side.dir, {recursive: true});
 	await writeFile(join(side.dir, 'plan.json'), planBytes);
+	// Sealed as an attempt's ledger is, so that compare holds the synthetic report to it as to any other.
+	const attemptId = `synthetic-${side.label}-${randomUUID()}`;
+	const ledger = new Ledger(join(side.dir, 'ledger.jsonl'), attemptId, createAttemptKey(attemptId).key);
 	const results: TaskResult[] = [];
 	for (const [index, id] of plan.task_ids.entries()) {
 		const task = tasks.find(item => item.id === id);
@@ -52,6 +57,7 @@ export async function writeObservations(side: ObservationSide, plan: Plan, planB
 			evidence: {result: `${rel}/result.json`, workspace: `${rel}/workspace`, messages: `${rel}/messages.jsonl`},
 		};
 		await writeJson(join(side.dir, rel, 'result.json'), result);
+		await ledger.append(result);
 		results.push(result);
 	}
 	const source = side.candidate === null ? null : await readFile(side.candidate);
@@ -59,7 +65,7 @@ export async function writeObservations(side: ObservationSide, plan: Plan, planB
 	const now = new Date().toISOString();
 	const report = Report.parse({
 		schema: reportSchema,
-		attempt_id: `synthetic-${side.label}-${digestBytes(side.dir).slice(7, 19)}`,
+		attempt_id: attemptId,
 		side: side.label,
 		plan_digest: plan.plan_digest,
 		completion: 'finished',

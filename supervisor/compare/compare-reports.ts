@@ -8,6 +8,7 @@ import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome, 
 import {taskRows} from './table.js';
 import {pairedStatistics} from './statistics.js';
 import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-reports.js';
+import {verifyEvidence, type AttemptEvidence} from './verify-evidence.js';
 import {rescoreWithController} from './controller-rescore.js';
 import {acceptWithController} from './controller-accept.js';
 import {compareTiming} from './compare-timing.js';
@@ -48,9 +49,13 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	if (plan !== null && problems.length === 0) problems.push(...await verifyScorer(plan));
 	const rescored = controlled === null ? null : await rescoreWithController(controlled.plan, [baseline, candidate], controlled.client);
 	problems.push(...rescored?.problems ?? []);
+	// A report is taken at its word only where its sealed ledger and result.json files agree with it. Checked after the
+	// re-score, so that a pinned controller is still asked about an experiment whose evidence is then refused, on record.
+	const evidence = {baseline: await sideEvidence(baseline), candidate: await sideEvidence(candidate)};
+	problems.push(...evidence.baseline.problems, ...evidence.candidate.problems);
 
 	const checks: RuleCheck[] = problems.map(message => ({rule: 'verification', satisfied: false, message}));
-	if (problems.length === 0) checks.unshift({rule: 'verification', satisfied: true, message: 'both reports verified: same plan, same ordered denominator, non-negative usage, cited evidence present'});
+	if (problems.length === 0) checks.unshift({rule: 'verification', satisfied: true, message: 'both reports verified: sealed ledgers intact and in agreement with report.json and every result.json, same plan, same ordered denominator, non-negative usage, cited evidence present'});
 	const timing = await compareTiming(baseline, candidate);
 	// A refused timing is a failed check of its own: no decision is taken on wall times that cannot be compared.
 	checks.push({rule: 'timing', satisfied: timing.kind !== 'refused', message: timing.kind === 'refused' ? `${timing.reason}: ${timing.message}` : `${timing.kind}: ${timing.message}`});
@@ -84,13 +89,20 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		policy: plan?.policy.acceptance ?? null,
 		duration_ratio: decided.ratio === null || !Number.isFinite(decided.ratio) ? null : decided.ratio,
 		timing,
-		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null, integrity: baseline.report?.integrity ?? null},
-		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null, integrity: candidate.report?.integrity ?? null},
+		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null, integrity: baseline.report?.integrity ?? null, seal: evidence.baseline.seal},
+		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null, integrity: candidate.report?.integrity ?? null, seal: evidence.candidate.seal},
 		tasks: taskRows(plan?.task_ids ?? baseline.report?.task_ids ?? [], baseline.report, candidate.report),
 		statistics: plan !== null && plan.repeat > 1 && baseline.report !== null && candidate.report !== null
 			? pairedStatistics(baseline.report, candidate.report, {confidence: plan.policy.acceptance.min_confidence ?? 0.95})
 			: null,
 	});
+}
+
+/** A side's seal and every check of its evidence that does not hold, as verification problems naming the side. */
+async function sideEvidence(side: ReportSide): Promise<{seal: AttemptEvidence['seal'] | null; problems: string[]}> {
+	if (side.report === null) return {seal: null, problems: []};
+	const {seal, checks} = await verifyEvidence(side.dir, side.report);
+	return {seal, problems: checks.filter(check => !check.holds).map(check => `${side.label}: ${check.check}: ${check.message}`)};
 }
 
 /** The built-in plans' decision: the frozen acceptance rule over verified reports (a null plan: not verified), appended to `checks`. */

@@ -13,6 +13,8 @@ const SideRef = z.object({
 	totals: Totals.nullable(),
 	/** The side's report's integrity label; null when its report could not be read, or in decisions written before the labels. */
 	integrity: Integrity.nullable().default(null),
+	/** How the side's ledger was sealed (`sealed`, `unsealed`: before the seal, `no_key`: not verifiable here); null when its report could not be read, and in decisions from before the seal. */
+	seal: z.enum(['sealed', 'unsealed', 'no_key']).nullable().default(null),
 });
 
 export const TaskRow = z.object({

@@ -1,16 +1,16 @@
 import {existsSync} from 'node:fs';
-import {readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {isStillRunning} from '../../../process/process-identity.js';
 import {readHostWall} from '../../host/index.js';
 import {readStat} from '../../../process/proc-table.js';
-import {AttemptRecord} from '../stages/attempt-record.js';
+import type {AttemptRecord} from '../stages/attempt-record.js';
 import {taskDirName} from '../../evidence/evidence-dir.js';
 import {exportLeftRuntime, keptRuntimeFolder} from '../../evidence/runtime-root.js';
 import {killMarked} from '../../../process/kill-marked.js';
 import {buildReport, writeReport} from './build-report.js';
 import {failedResult} from '../task-core/failed-result.js';
-import {readLedger, type LedgerRead} from '../task-core/ledger.js';
+import type {VerifiedLedger} from '../task-core/ledger-chain.js';
+import {readAttemptRecord, verifyAttemptLedger} from './attempt-evidence.js';
 import {readPlanFile} from '../stages/read-plan.js';
 import type {Plan} from '../../plan/plan-schema.js';
 import type {Report, TaskResult} from './report-schema.js';
@@ -39,13 +39,13 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		throw new RecoveryError('not_an_attempt', `${dir} is not an attempt's evidence directory: ${error.message}`);
 	});
 	if (existsSync(join(dir, 'report.json'))) throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery`);
-	const attempt = await readAttempt(dir);
+	const attempt = await readAttemptRecord(dir);
 	refuseRunningSupervisor(attempt);
 	const killed = attempt === null ? [] : await killMarked(attempt.process_marker);
 	// With its processes gone, what the tasks left on the runtime root (a tmpfs) moves into their task folders.
 	const left = exportLeftRuntime(dir);
-	const ledger = await readLedger(join(dir, 'ledger.jsonl'));
-	const results = recordedResults(plan, attempt, ledger);
+	const ledger = await verifyAttemptLedger(dir, attempt);
+	const results = recordedResults(plan, ledger);
 	const admissionFailed = results.some(task => task.reason === 'admission');
 	const report = buildReport({
 		attemptId: attempt?.attempt_id ?? 'unknown',
@@ -81,31 +81,29 @@ function refuseRunningSupervisor(attempt: AttemptRecord | null): void {
 	}
 }
 
-/** The denominator from the ledger: a task keeps its record, every other one fails as unfinished. */
-function recordedResults(plan: Plan, attempt: AttemptRecord | null, ledger: LedgerRead): TaskResult[] {
-	const byIndex = new Map<number, TaskResult>();
-	for (const {attempt_id, result} of ledger.records) {
-		// Only records that belong to this attempt and to its frozen denominator count.
-		if ((attempt === null || attempt_id === attempt.attempt_id) && plan.task_ids[result.index] === result.task_id) byIndex.set(result.index, result);
-	}
-	return plan.task_ids.map((id, index) => byIndex.get(index) ?? failedResult(index, id, {
-		reason: 'unfinished',
-		message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id, plan.task_ids.length)}/${keptRuntimeFolder}`,
-	}));
+/**
+ * The denominator from the ledger's trusted records: an entry keeps its sealed record; an entry a record names that the
+ * seal does not vouch for fails as `evidence`, and nothing of that record is taken; every other entry fails as unfinished.
+ */
+function recordedResults(plan: Plan, ledger: VerifiedLedger): TaskResult[] {
+	return plan.task_ids.map((id, index) => {
+		const distrusted = ledger.distrusted.get(index);
+		if (distrusted !== undefined) return failedResult(index, id, {reason: 'evidence', message: `its ledger record cannot be trusted: ${distrusted}`});
+		const result = ledger.trusted.get(index)?.result;
+		// Only records of the frozen denominator count.
+		if (result !== undefined && result.task_id === id) return result;
+		return failedResult(index, id, {
+			reason: 'unfinished',
+			message: `the attempt ended before this task was recorded; any runtime state is kept in ${taskDirName(index, id, plan.task_ids.length)}/${keptRuntimeFolder}`,
+		});
+	});
 }
 
-function recoveryProblems(ledger: LedgerRead, killed: number[]): string[] {
+function recoveryProblems(ledger: VerifiedLedger, killed: number[]): string[] {
 	const problems = ['the attempt ended without a report; this report was rebuilt from its ledger'];
-	if (ledger.unreadable.length > 0) problems.push(`ledger lines ${ledger.unreadable.join(', ')} could not be read`);
+	if (ledger.seal === 'unsealed') problems.push('the ledger is unsealed (written before the seal): its records were taken unverified');
+	problems.push(...ledger.problems);
+	if (ledger.torn.length > 0) problems.push(`ledger line ${ledger.torn.join(', ')} is torn (the attempt ended while it was written)`);
 	if (killed.length > 0) problems.push(`processes of the attempt were still running and were killed: ${killed.join(', ')}`);
 	return problems;
-}
-
-async function readAttempt(dir: string): Promise<AttemptRecord | null> {
-	try {
-		return AttemptRecord.parse(JSON.parse(await readFile(join(dir, 'attempt.json'), 'utf8')));
-	} catch {
-		// An attempt killed before attempt.json was written has no processes of its own yet.
-		return null;
-	}
 }

@@ -7,6 +7,7 @@ import {Containment, LeakAudit, LeakedProcess} from '../../../process/index.js';
 import {Integrity, legacyIntegrity} from './integrity-label.js';
 
 export {describeIntegrity, Integrity, integrityReasonText} from './integrity-label.js';
+import {RecordSeal} from '../../evidence/seal/index.js';
 
 export const reportSchema = 'harness-lab/report@1';
 export const ledgerRecordSchema = 'harness-lab/ledger-record@1';
@@ -42,6 +43,8 @@ export const LedgerRecord = z.object({
 	attempt_id: z.string(),
 	recorded_at: z.string(),
 	result: TaskResult,
+	/** The record's place in the attempt's MAC chain and the files it vouches for; absent in ledgers written before the seal. */
+	seal: RecordSeal.optional(),
 });
 export type LedgerRecord = z.infer<typeof LedgerRecord>;
 

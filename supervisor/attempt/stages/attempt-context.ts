@@ -19,6 +19,8 @@ export interface AttemptContext {
 	signal: AbortSignal;
 	log: Logger;
 	ledger: Ledger;
+	/** Where the attempt's key is kept (never the key): recorded in attempt.json. */
+	keyPath: string;
 	/** Where the tasks' runtime state lives until export (a tmpfs where there is one), as recorded in `runtime-root.json`. */
 	runtime: RuntimeRootRecord;
 	startedAt: Date;

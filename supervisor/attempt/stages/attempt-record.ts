@@ -4,6 +4,7 @@ import {PackageFingerprint} from '../../plan/fingerprints.js';
 import {HostRef, Placement, QueueRef} from '../report/report-schema.js';
 import {Integrity, legacyIntegrity} from '../report/integrity-label.js';
 import {Machine} from './measure-machine.js';
+import {sealScheme} from '../../evidence/seal/index.js';
 
 export const attemptSchema = 'harness-lab/attempt@1';
 
@@ -54,5 +55,7 @@ export const AttemptRecord = z.object({
 	executor: z.enum(['in-process', 'sandboxed-runner', 'host']).nullable().default(null),
 	/** Contained or trusted-code, with the reasons; older records read as trusted-code, recorded before the labels. */
 	integrity: Integrity.default(legacyIntegrity),
+	/** How the ledger is sealed and where the attempt's key is kept (never the key itself); null in attempts from before the seal. */
+	seal: z.object({scheme: z.literal(sealScheme), key_path: z.string()}).nullable().default(null),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;

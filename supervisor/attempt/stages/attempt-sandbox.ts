@@ -3,6 +3,7 @@ import {homedir} from 'node:os';
 import {dirname, join, relative, resolve} from 'node:path';
 import {distPath, installRoot} from '../../../files/install-root.js';
 import {containmentVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
+import {keyStoreDir} from '../../evidence/seal/index.js';
 import type {HostSession} from '../../host/index.js';
 import type {AttemptContext} from './attempt-context.js';
 
@@ -29,6 +30,8 @@ export function hiddenFromTasks(attempt: HiddenInputs): string[] {
 		...controllerFiles(attempt.plan),
 		...(options.secretFiles ?? []).map(file => resolve(file)),
 		...userFolders(),
+		// The seal's key store too (it may sit outside home, e.g. HLAB_STATE_DIR): the key is never in a task's view.
+		keyStoreDir(),
 	]);
 }
 

@@ -11,6 +11,7 @@ import type {AttemptContext} from './attempt-context.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
 import {publishAttemptSandbox} from './attempt-sandbox.js';
 import {Ledger} from '../task-core/ledger.js';
+import {createAttemptKey} from '../../evidence/seal/index.js';
 import {readPlanFile} from './read-plan.js';
 
 
@@ -19,6 +20,8 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	checkOptions(options);
 	const {bytes, plan} = await readPlanFile(options.planPath);
 	const attemptId = randomUUID();
+	// First: an unusable key store is bad input before any evidence or runtime folder exists.
+	const sealKey = createAttemptKey(attemptId);
 	const runtime = chooseRuntimeRoot(attemptId);
 	const dir = await startEvidence(options.artifacts, bytes, runtime);
 	const startedAt = new Date();
@@ -34,7 +37,8 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	return {
 		options, plan, dir, attemptId, markerKey, scope, side, log, startedAt, t0, runtime,
 		signal: options.signal ?? new AbortController().signal,
-		ledger: new Ledger(join(dir, 'ledger.jsonl'), attemptId),
+		ledger: new Ledger(join(dir, 'ledger.jsonl'), attemptId, sealKey.key),
+		keyPath: sealKey.path,
 	};
 }
 

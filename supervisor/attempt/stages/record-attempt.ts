@@ -9,6 +9,7 @@ import {buildDigest, gitHead} from '../../evidence/build-metadata.js';
 import {packageFingerprints} from '../../plan/fingerprints.js';
 import {hlabVersion} from '../../plan/hlab-version.js';
 import {AttemptRecord, attemptSchema} from './attempt-record.js';
+import {sealScheme} from '../../evidence/seal/index.js';
 import {measureMachine} from './measure-machine.js';
 import {hostRef} from './attempt-host.js';
 import {candidateIdentity} from './candidate-evidence.js';
@@ -70,6 +71,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		keep_workdirs: attempt.options.keepWorkdirs,
 		executor: executorOf(services),
 		integrity: services.integrity,
+		seal: {scheme: sealScheme, key_path: attempt.keyPath},
 	};
 	await writeJson(join(attempt.dir, 'attempt.json'), AttemptRecord.parse(record), {durable: true});
 }

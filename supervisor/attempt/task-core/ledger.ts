@@ -1,20 +1,30 @@
 import {open, readFile} from 'node:fs/promises';
+import {dirname} from 'node:path';
+import {sealedFiles, sealRecord} from '../../evidence/seal/index.js';
 import {LedgerRecord, ledgerRecordSchema, type TaskResult} from '../report/report-schema.js';
 
 /**
- * Appends one record per line; a record is on disk (fsync) before its append resolves. Records that arrive while a
+ * Appends one sealed record per line: each carries the digests of its task's evidence files and a MAC chained over the
+ * record before it (the first over the attempt id), with the attempt's key. A record is on disk (fsync) before its append resolves. Records that arrive while a
  * flush is under way wait for it and then go to disk together, one write and one fsync (group commit), in call order.
  */
 export class Ledger {
 	/** Lines waiting for the next flush, each with its caller. */
 	#waiting: Array<{line: string; settle: (error: Error | null) => void}> = [];
 	#flushing = false;
+	/** The MAC the next record chains over. */
+	#previous: string;
 
-	constructor(readonly path: string, readonly attemptId: string) {}
+	constructor(readonly path: string, readonly attemptId: string, private readonly key: Buffer) {
+		this.#previous = attemptId;
+	}
 
 	append(result: TaskResult): Promise<void> {
-		const record: LedgerRecord = {schema: ledgerRecordSchema, attempt_id: this.attemptId, recorded_at: new Date().toISOString(), result};
-		const line = `${JSON.stringify(LedgerRecord.parse(record))}\n`;
+		const unsealed = LedgerRecord.parse({schema: ledgerRecordSchema, attempt_id: this.attemptId, recorded_at: new Date().toISOString(), result});
+		// Sealed and queued in one synchronous step, so the chain's order is the order of the lines.
+		const record = sealRecord(this.key, this.#previous, unsealed, sealedFiles(dirname(this.path), result.evidence));
+		this.#previous = record.seal.mac;
+		const line = `${JSON.stringify(record)}\n`;
 		return new Promise((resolve, reject) => {
 			this.#waiting.push({line, settle: error => (error === null ? resolve() : reject(error))});
 			if (!this.#flushing) void this.#flush();

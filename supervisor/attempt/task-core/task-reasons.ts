@@ -13,6 +13,8 @@ const supervisorReasons = [
 	'budget',
 	// Queue executor: the worker running it was lost (never retried); its exported evidence exceeded the bound.
 	'worker_lost', 'evidence_limit',
+	// Its ledger record is not vouched for by the attempt's seal (forged, a duplicate, out of the chain, its files changed).
+	'evidence',
 ] as const;
 
 /** Why a task failed, as its result, the ledger and a pair record write it: the engine's reasons, the host's, the supervisor's. */

@@ -85,6 +85,7 @@ t.test('a side whose re-score failed cannot win, even when the controller accept
 	t.equal(decision?.controller?.decision, 'accept', 'the controller did answer accept');
 	t.equal(decision?.decision, 'reject');
 	t.match(decision?.checks.find(check => !check.satisfied && check.rule === 'verification')?.message, /beta .*cannot be re-scored/);
+	t.ok(decision?.checks.some(check => !check.satisfied && /^candidate: ledger: ledger line 2 \(entry beta\): tasks\/002-beta\/result.json changed since it was sealed/.test(check.message)), 'and its seal names the damaged file');
 	const request = JSON.parse(await readFile(join(evidence, 'controller', 'calls', '004-accept', 'request.json'), 'utf8'));
 	t.match(request.params.candidate.tasks[1], {id: 'beta', passed: false, failure: 'rescore'}, 'accept is told the task failed');
 });

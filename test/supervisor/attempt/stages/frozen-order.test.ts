@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t from 'tap';
@@ -11,7 +12,7 @@ const ids = ['slow', 'quick-1', 'quick-2', 'quick-3', 'quick-4'];
 
 /** A denominator whose first entry takes longest, recorded in a real ledger as each entry finishes. */
 async function schedule(dir: string, lanes: number, signal?: AbortSignal, onStart: (index: number) => void = () => undefined) {
-	const ledger = new Ledger(join(dir, 'ledger.jsonl'), 'attempt-1');
+	const ledger = new Ledger(join(dir, 'ledger.jsonl'), 'attempt-1', randomBytes(32));
 	const starts: number[] = [];
 	let running = 0;
 	let most = 0;

@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto';
 import {appendFile, mkdir, mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -13,7 +14,7 @@ function result(index: number, id: string): TaskResult {
 t.test('records are appended one per line in call order, each a complete record', async t => {
 	const dir = await mkdtemp(join(tmpdir(), 'hlab-ledger-'));
 	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	const ledger = new Ledger(join(dir, 'ledger.jsonl'), 'attempt-1');
+	const ledger = new Ledger(join(dir, 'ledger.jsonl'), 'attempt-1', randomBytes(32));
 	await Promise.all([ledger.append(result(2, 'c')), ledger.append(result(0, 'a')), ledger.append(result(1, 'b'))]);
 	const lines = (await readFile(join(dir, 'ledger.jsonl'), 'utf8')).trim().split('\n');
 	t.equal(lines.length, 3);
@@ -27,7 +28,7 @@ t.test('a failed flush fails its own records only; the records after it still re
 	t.teardown(() => rm(dir, {recursive: true, force: true}));
 	// The ledger's folder does not exist yet, so the first flush cannot open the file.
 	const path = join(dir, 'later', 'ledger.jsonl');
-	const ledger = new Ledger(path, 'attempt-1');
+	const ledger = new Ledger(path, 'attempt-1', randomBytes(32));
 	const first = ledger.append(result(0, 'a'));
 	await t.rejects(first, {code: 'ENOENT'});
 	await mkdir(join(dir, 'later'));
@@ -41,7 +42,7 @@ t.test('a torn last line after a crash keeps every earlier record', async t => {
 	const dir = await mkdtemp(join(tmpdir(), 'hlab-ledger-'));
 	t.teardown(() => rm(dir, {recursive: true, force: true}));
 	const path = join(dir, 'ledger.jsonl');
-	await new Ledger(path, 'a').append(result(0, 'a'));
+	await new Ledger(path, 'a', randomBytes(32)).append(result(0, 'a'));
 	await appendFile(path, '{"schema":"harness-lab/ledger-rec');
 	const read = await readLedger(path);
 	t.equal(read.records.length, 1);
