@@ -49,7 +49,7 @@ async function serve(flags: QueueNodeFlags): Promise<number> {
 	const say = (line: string): void => void process.stderr.write(`hlab queue-node ${name}: ${line}\n`);
 	say(`waiting for attempts on ${link.shown}${secret === null ? ' (--insecure-queue: unauthenticated attempts only)' : ''}`);
 	try {
-		await runQueueNode(link, {name, parallelTasks, threads, configPath: flags.config ?? null, secret, say}, stop.signal);
+		await runQueueNode(link, {name, parallelTasks, threads, configPath: flags.config ?? null, secret, secretFiles: [flags.queueSecretFile, flags.redisPasswordFile].filter(file => file !== undefined), say}, stop.signal);
 	} finally {
 		process.removeListener('SIGINT', onSignal);
 		process.removeListener('SIGTERM', onSignal);

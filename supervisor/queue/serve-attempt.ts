@@ -19,6 +19,8 @@ export interface QueueNodeIdentity {
 	configPath: string | null;
 	/** The secret shared with coordinators; null only with --insecure-queue. */
 	secret: string | null;
+	/** The files the secret and the Redis password were read from: hidden from every sandboxed task like the evidence. */
+	secretFiles: string[];
 	/** Where this node keeps its attempts' evidence while a task runs. */
 	root: string;
 	say(line: string): void;
@@ -43,7 +45,7 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 	let jobs: TaskJobs | null = null;
 	try {
 		const served = await serveTasks(
-			{planPath, artifacts, candidatePath: null, keepWorkdirs: manifest.keep_workspace, configPath: me.configPath, quiet: true, signal: interrupt.signal, threads: me.threads ?? me.parallelTasks},
+			{planPath, artifacts, candidatePath: null, keepWorkdirs: manifest.keep_workspace, configPath: me.configPath, quiet: true, signal: interrupt.signal, threads: me.threads ?? me.parallelTasks, secretFiles: me.secretFiles},
 			async service => {
 				me.say(`serving attempt ${manifest.attempt_id}`);
 				const nodeNonce = await admitSelf(control, manifest, me);
