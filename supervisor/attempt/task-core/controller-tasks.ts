@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises';
+import {readIfPresent} from '../../../files/read-if-present.js';
 import {join} from 'node:path';
 import {ControllerIdentity, TasksResult, type ControllerTask} from '../../../controller-protocol/index.js';
 import {createControllerClient, type ControllerClient} from '../../controller/index.js';
@@ -36,12 +36,6 @@ function controllerTask(client: ControllerClient, task: ControllerTask): Attempt
 
 /** The execution's transcript as recorded, one object per line; a missing file is an empty transcript. */
 export async function readMessages(path: string): Promise<Array<Record<string, unknown>>> {
-	let text: string;
-	try {
-		text = await readFile(path, 'utf8');
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-		throw error;
-	}
+	const text = await readIfPresent(path) ?? '';
 	return text.split('\n').filter(line => line.trim() !== '').map(line => JSON.parse(line) as Record<string, unknown>);
 }

@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises';
+import {readIfPresent} from '../../../files/read-if-present.js';
 import {join} from 'node:path';
 import {changedFiles, checkChain, keyStoreDir, readAttemptKey, type ChainLine, type LinkVerdict} from '../../evidence/seal/index.js';
 import {LedgerRecord} from '../report/report-schema.js';
@@ -37,13 +37,7 @@ export async function verifyLedger(dir: string, attemptId: string, recordedSeale
 }
 
 async function readLines(path: string): Promise<ChainLine[]> {
-	let text: string;
-	try {
-		text = await readFile(path, 'utf8');
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-		throw error;
-	}
+	const text = await readIfPresent(path) ?? '';
 	const lines: ChainLine[] = [];
 	text.split('\n').forEach((line, index) => {
 		if (line.trim() === '') return;
