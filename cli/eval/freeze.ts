@@ -40,7 +40,7 @@ export const freezeMode: EvalMode = {
 			.option('--max-total-tokens <n>', 'the attempt launches no task once its tasks used n tokens; the rest fail with reason budget')
 			.option('--max-total-tasks <n>', 'the attempt launches at most n tasks; the rest fail with reason budget')
 			.option('--cartridge <dir>', 'the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
-			.option('--sandbox', 'run tool commands and host candidates under bubblewrap (frozen into the plan)'),
+			.option('--sandbox', 'run in-process tasks (in a task runner), tool commands and host candidates under bubblewrap (frozen into the plan)'),
 	},
 	run: async (flags: FreezeFlags) => freeze(flags),
 };

@@ -33,6 +33,7 @@ async function bothWays(t: Test, cwd: string, freezeArgs: string[], extra: strin
 		const plan = join(cwd, `${name}-plan.json`);
 		const frozen = await hlab(['eval', ...freezeArgs, ...(name === 'sandboxed' ? ['--sandbox'] : []), '--freeze', plan], {cwd});
 		t.equal(frozen.record.exit_code, 0, `${name} freeze: ${frozen.stderr}`);
+		if (name === 'sandboxed') t.match(frozen.stdout, /sandbox: bubblewrap \S+ \(in-process tasks in a sandboxed task runner, tool commands and host candidates/, 'the freeze summary says what runs sandboxed');
 		const dir = join(cwd, name);
 		const ran = await hlab(['eval', '--plan', plan, '--artifacts', dir, ...extra], {cwd, timeoutMs: 150_000});
 		t.equal(ran.record.exit_code, 0, `${name} attempt: ${ran.stdout}${ran.stderr}`);
