@@ -40,7 +40,7 @@ export const freezeMode: EvalMode = {
 			.option('--max-total-tokens <n>', 'the attempt launches no task once its tasks used n tokens; the rest fail with reason budget')
 			.option('--max-total-tasks <n>', 'the attempt launches at most n tasks; the rest fail with reason budget')
 			.option('--cartridge <dir>', 'the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
-			.option('--sandbox', 'run tool commands, graders\' runs of workspace code and host candidates under bubblewrap, hidden data absent (frozen into the plan; docs/trust.md)'),
+			.option('--sandbox', 'run in-process tasks (in a sandboxed task runner), tool commands, graders\' runs of workspace code and host candidates under bubblewrap, hidden data absent (frozen into the plan; docs/trust.md)'),
 	},
 	run: async (flags: FreezeFlags) => freeze(flags),
 };

@@ -34,7 +34,7 @@ export interface FreezeOptions {
 	totalBudget?: TotalBudget;
 	/** A response script the scripted provider plays the tasks from; its digest joins the provider's identity. */
 	responsesPath?: string | null;
-	/** Run tool commands and host candidates under bubblewrap; refused here when it is unusable. */
+	/** Run in-process tasks (in a task runner), tool commands and host candidates under bubblewrap; refused here when it is unusable. */
 	sandbox?: boolean;
 	/** `--cartridge DIR`: its cases are the task source, its suite the scorer, its Harness the baseline. */
 	cartridge?: LoadedCartridge;
@@ -110,7 +110,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		...(plan.cartridge === undefined ? [] : [`  cartridge ${plan.cartridge.name} (${plan.cartridge.dir}); baseline harness ${plan.cartridge.baseline.digest}`]),
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
-		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (tool commands and host candidates; only the workspace is writable)`]),
+		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (in-process tasks in a sandboxed task runner, tool commands and host candidates; no evidence, plan or key in view)`]),
 	].join('\n');
 }
 

@@ -98,7 +98,8 @@ async function channel(socket: Socket, start: Launch['start'], ended: Promise<Gr
 		waiting.clear();
 	};
 	void ended.then(run => fail(endingOf(run)));
-	socket.on('close', () => fail('its channel closed'));
+	// A closed channel is most often a runner that died: its ending, when it comes within the grace, says how.
+	socket.on('close', () => setTimeout(() => fail('its channel closed'), graceMs).unref());
 	socket.on('error', () => undefined);
 	readLines(socket, runnerLineLimit, line => {
 		const answer = parseAnswer(line);
