@@ -7,8 +7,9 @@ import {ledgerCost} from './ledger-cost.js';
 import {outputLimit} from './output-limit.js';
 import {peer} from './peer.js';
 import {queue} from './queue.js';
+import {sandboxedRunner} from './sandboxed-runner.js';
 import {scale} from './scale.js';
 import {startupHelp, startupHostWorker} from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benches: Bench[] = [inProcessDispatch, inProcessScripted, concurrency, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker, queue];
+export const benches: Bench[] = [inProcessDispatch, inProcessScripted, concurrency, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker, queue, sandboxedRunner];

@@ -33,10 +33,11 @@ export function oneTurnPlan(count: number, concurrency: number): Promise<string>
 	return frozenPlan(`${count}x${concurrency}`, count, concurrency, ['--provider', 'scripted']);
 }
 
-/** The same plan on hlab's OpenAI-compatible provider against the shared stub, no API key sent. */
-export async function stubPlan(count: number, concurrency: number): Promise<string> {
+/** The same plan on hlab's OpenAI-compatible provider against the shared stub, no API key sent; `--sandbox` frozen in when asked. */
+export async function stubPlan(count: number, concurrency: number, sandboxed = false): Promise<string> {
 	const {stub} = await oneTurnContext();
-	return frozenPlan(`stub-${count}x${concurrency}`, count, concurrency, ['--provider', 'openai-compatible', '--base-url', stub.url, '--model', 'stub', '--api-key-env', '']);
+	const sandbox = sandboxed ? ['--sandbox'] : [];
+	return frozenPlan(`stub-${count}x${concurrency}${sandboxed ? '-sandboxed' : ''}`, count, concurrency, ['--provider', 'openai-compatible', '--base-url', stub.url, '--model', 'stub', '--api-key-env', '', ...sandbox]);
 }
 
 async function frozenPlan(key: string, count: number, concurrency: number, provider: string[]): Promise<string> {

@@ -22,7 +22,7 @@ export {readMessages} from './task-core/controller-tasks.js';
 export {builtinAttemptTask, type AttemptTask} from './task-core/attempt-task.js';
 export {failedResult, TaskFailure} from './task-core/failed-result.js';
 export type {RecordedTask, TaskExecutor, TaskTurn} from './task-core/task-execution.js';
-export type {RemotePlacement} from './task-core/task-placement.js';
+export type {NodeAudit, RemotePlacement} from './task-core/task-placement.js';
 // One task turn outside an attempt (hlab agent, hlab cartridge eval), on the attempt's own executor.
 export {runStandaloneTurn, type StandaloneRun} from './task-core/standalone-turn.js';
 export {inProcessExecutor} from './executors/in-process-executor.js';

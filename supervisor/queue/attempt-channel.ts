@@ -6,6 +6,7 @@ const openAttempts = 'hlab:attempts';
 const manifestKey = (attemptId: string): string => `hlab:attempt:${attemptId}`;
 const refusalsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:refusals`;
 const admissionsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:nodes`;
+const auditsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:audits`;
 
 /** The BullMQ queue of one attempt: its tasks, and nothing else, go there. */
 export const queueNameOf = (attemptId: string): string => `hlab-${attemptId}`;
@@ -41,9 +42,14 @@ export async function publishAttempt(redis: Redis, manifest: AttemptManifest): P
 	await redis.multi().set(manifestKey(manifest.attempt_id), JSON.stringify(manifest)).sadd(openAttempts, manifest.attempt_id).exec();
 }
 
-/** The attempt is closed to queue nodes: its manifest and refusals go; a node serving it stops. */
+/** The attempt is closed to queue nodes: its manifest goes; a node serving it stops, and posts its final audit. */
 export async function withdrawAttempt(redis: Redis, attemptId: string): Promise<void> {
-	await redis.multi().srem(openAttempts, attemptId).del(manifestKey(attemptId), refusalsKey(attemptId), admissionsKey(attemptId)).exec();
+	await redis.multi().srem(openAttempts, attemptId).del(manifestKey(attemptId)).exec();
+}
+
+/** What the nodes said of the attempt (refusals, admissions, final audits) goes, once the coordinator has read it. */
+export async function forgetAttempt(redis: Redis, attemptId: string): Promise<void> {
+	await redis.del(refusalsKey(attemptId), admissionsKey(attemptId), auditsKey(attemptId));
 }
 
 /** The attempts open now, oldest first as far as Redis can tell (a set has no order: sorted by id for a stable choice). */
@@ -79,13 +85,28 @@ export async function recordAdmission(redis: Redis, attemptId: string, admission
 
 /** Whatever stands under the node names now; anyone who reaches Redis can write there, so the coordinator checks each seal. */
 export async function readAdmissions(redis: Redis, attemptId: string): Promise<unknown[]> {
-	return Object.values(await redis.hgetall(admissionsKey(attemptId))).map(text => {
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			return text;
-		}
-	});
+	return Object.values(await redis.hgetall(admissionsKey(attemptId))).map(parsedOrText);
+}
+
+/** A node's final leak audit of its share of the attempt (`audit`), sealed to its admission; null seal on an unauthenticated queue. */
+export const NodeAuditPost = z.object({node: z.string(), audit: z.unknown(), seal: z.object({node_nonce: z.string(), mac: z.string()}).nullable()});
+export type NodeAuditPost = z.infer<typeof NodeAuditPost>;
+
+export async function postNodeAudit(redis: Redis, attemptId: string, post: NodeAuditPost): Promise<void> {
+	await redis.hset(auditsKey(attemptId), post.node, JSON.stringify(post));
+}
+
+/** Whatever stands under the node names now, each unread and unchecked: anyone who reaches Redis can write there. */
+export async function readNodeAudits(redis: Redis, attemptId: string): Promise<unknown[]> {
+	return Object.values(await redis.hgetall(auditsKey(attemptId))).map(parsedOrText);
+}
+
+function parsedOrText(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
 }
 
 /** Every key matching `pattern`, found with SCAN (never KEYS, which blocks a shared Redis). */

@@ -1,5 +1,5 @@
 import {Queue} from 'bullmq';
-import {removeKeys, withdrawAttempt} from './attempt-channel.js';
+import {forgetAttempt, removeKeys, withdrawAttempt} from './attempt-channel.js';
 import {openRedisLink} from './redis-link.js';
 import type {QueueRecord} from './queue-record.js';
 
@@ -16,6 +16,7 @@ export async function drainAttemptQueue(record: QueueRecord, url: string | null,
 	const queue = new Queue(record.queue, {connection: client});
 	try {
 		await withdrawAttempt(control, record.attempt_id);
+		await forgetAttempt(control, record.attempt_id);
 		const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
 		await queue.obliterate({force: true});
 		await queue.close();

@@ -2,9 +2,9 @@ import {join} from 'node:path';
 import {z} from 'zod';
 import {writeJson} from '../../files/write-json.js';
 
-/** An answer or an admission the coordinator refused: whom it claimed to come from, and why it was refused. */
+/** An answer, an admission or a node's final audit the coordinator refused: whom it claimed to come from, and why it was refused. */
 export const RefusedClaim = z.object({
-	what: z.enum(['answer', 'admission']),
+	what: z.enum(['answer', 'admission', 'audit']),
 	claimed_node: z.string().nullable(),
 	job_id: z.string().nullable(),
 	index: z.number().int().nullable(),

@@ -7,9 +7,10 @@ import type {Logger} from 'pino';
 import type {AttemptOptions} from '../attempt/index.js';
 import {failedResult, type TaskFailure} from '../attempt/index.js';
 import type {Plan} from '../plan/plan-schema.js';
-import type {RecordedTask, RemotePlacement, TaskTurn} from '../attempt/index.js';
+import type {NodeAudit, RecordedTask, RemotePlacement, TaskTurn} from '../attempt/index.js';
 import {checkAnswer} from './answer-check.js';
-import {publishAttempt, queueNameOf, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
+import {forgetAttempt, publishAttempt, queueNameOf, readNodeAudits, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
+import {checkNodeAudit} from './audit-check.js';
 import {writeEvidence} from './evidence-transfer.js';
 import {NodeAdmissions} from './node-admissions.js';
 import {QueueAuditFile} from './queue-audit.js';
@@ -26,6 +27,8 @@ export interface QueueSettings {
 	keepWorkspace: boolean;
 	/** The secret the coordinator and its nodes share; null only with --insecure-queue (the attempt is then unauthenticated). */
 	secret: string | null;
+	/** How long, after the attempt is withdrawn, each of its nodes' final leak audits is awaited; a few seconds unless said. */
+	auditWaitMs?: number;
 	/** Called once when Redis is lost mid-attempt: the attempt ends interrupted. */
 	onLost(why: string): void;
 	/** Where queue nodes' refusals are said as they arrive (stderr). */
@@ -47,6 +50,10 @@ const stillOpen = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiti
 export function queuePlacement(link: RedisLink, settings: QueueSettings): NonNullable<AttemptOptions['remotePlacement']> {
 	return attempt => new QueueCoordinator(link, settings, attempt);
 }
+
+/** A node sees the withdrawal within half a second, then ends its tasks, audits and closes: a loaded machine may take seconds. */
+const defaultAuditWaitMs = 8000;
+const auditPollMs = 100;
 
 /** How long the queue's parts may take to close once Redis is lost. */
 const lostCloseMs = 2000;
@@ -75,6 +82,9 @@ class QueueCoordinator implements RemotePlacement {
 	#closing = false;
 	#refusalTimer: NodeJS.Timeout | undefined;
 	#refusalsSeen = 0;
+	/** The nodes whose answers were taken: on an unauthenticated queue, the only nodes known to have served. */
+	readonly #answeredBy = new Set<string>();
+	#withdrawn = false;
 
 	constructor(readonly link: RedisLink, readonly settings: QueueSettings, readonly attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) {
 		this.#name = queueNameOf(attempt.attemptId);
@@ -203,6 +213,7 @@ class QueueCoordinator implements RemotePlacement {
 	async #accept(turn: TaskTurn, answer: TaskJobReturn): Promise<RecordedTask> {
 		const {result} = answer;
 		this.#audit.answered(turn.index, turn.id, answer.worker);
+		this.#answeredBy.add(answer.worker);
 		try {
 			await writeEvidence(turn.paths.dir, answer.files, result);
 		} catch (error) {
@@ -229,14 +240,56 @@ class QueueCoordinator implements RemotePlacement {
 		}
 	}
 
-	/** The attempt is withdrawn (queue nodes stop), its queue removed with every job in it, and every client closed. */
+	/**
+	 * The attempt is withdrawn (its nodes stop taking jobs and close), then each node admitted for it (or, unauthenticated,
+	 * each that answered) is given a bounded time to post its final leak audit, sealed as its answers are; a forged one is
+	 * refused and recorded, and a node whose audit did not come is named as missing.
+	 */
+	async withdraw(): Promise<NodeAudit[]> {
+		if (this.#lost !== null || this.#control === null || this.#withdrawn) return [];
+		this.#withdrawn = true;
+		const control = this.#control;
+		await this.#sayRefusals();
+		await this.#admissions?.refresh(control).catch(() => undefined);
+		await withdrawAttempt(control, this.attempt.attemptId).catch(() => undefined);
+		const taken = new Map<string, NodeAudit>();
+		const seen = new Set<string>();
+		const expected = (): string[] => [...new Set([...this.#admissions?.admitted.keys() ?? [], ...this.#answeredBy])];
+		const deadline = performance.now() + (this.settings.auditWaitMs ?? defaultAuditWaitMs);
+		for (;;) {
+			await this.#admissions?.refresh(control).catch(() => undefined);
+			for (const raw of await readNodeAudits(control, this.attempt.attemptId).catch(() => [])) this.#takeAudit(raw, seen, taken);
+			if (expected().every(node => taken.has(node)) || performance.now() >= deadline || this.#lost !== null) break;
+			await sleep(auditPollMs);
+		}
+		const missing = expected().filter(node => !taken.has(node)).map(node => ({node, missing: this.#lost ?? `none came within ${this.settings.auditWaitMs ?? defaultAuditWaitMs} ms of the attempt's withdrawal`}));
+		return [...taken.values(), ...missing];
+	}
+
+	/** Each distinct post is checked once: a refused one is recorded; the node's first accepted one is its audit. */
+	#takeAudit(raw: unknown, seen: Set<string>, taken: Map<string, NodeAudit>): void {
+		const key = JSON.stringify(raw);
+		if (seen.has(key)) return;
+		seen.add(key);
+		const check = checkNodeAudit(raw, this.attempt.attemptId, this.settings.secret, this.#admissions?.admitted ?? new Map());
+		if ('refused' in check) {
+			this.#audit.refused({what: 'audit', claimed_node: check.claimed, job_id: null, index: null, task_id: null, why: check.refused});
+			this.attempt.log.warn({claimed_node: check.claimed, why: check.refused}, 'a final leak audit was refused');
+			this.settings.say(`refused a final leak audit claimed to be from ${check.claimed === null ? 'no named node' : `node ${check.claimed}`}: ${check.refused}`);
+			return;
+		}
+		const {node, audit} = check.accepted;
+		if (!taken.has(node)) taken.set(node, {node, ...audit});
+	}
+
+	/** The attempt is withdrawn (queue nodes stop) if it was not yet, its queue removed with every job in it, and every client closed. */
 	async close(): Promise<void> {
 		clearInterval(this.#refusalTimer);
 		this.#closing = true;
 		if (this.#lost === null && this.#control !== null) {
 			await this.#sayRefusals();
-			await this.#admissions?.refresh(this.#control).catch(() => undefined);
 			await withdrawAttempt(this.#control, this.attempt.attemptId).catch(() => undefined);
+			await forgetAttempt(this.#control, this.attempt.attemptId).catch(() => undefined);
 			await this.#queue?.obliterate({force: true}).catch(() => undefined);
 		}
 		// A Redis lost for good cannot answer a graceful close: the connections are dropped first, then the parts closed.

@@ -42,3 +42,8 @@ export function answerClaim(binding: JobBinding, node: string, nodeNonce: string
 	const {seal: _seal, ...rest} = answer;
 	return {purpose: 'harness-lab/queue-answer', ...binding, node, node_nonce: nodeNonce, answer: rest};
 }
+
+/** What a node seals with its final leak audit: this attempt, its name and admission nonce, and the whole audit. */
+export function auditClaim(attemptId: string, node: string, nodeNonce: string, audit: unknown): unknown {
+	return {purpose: 'harness-lab/queue-node-audit', attempt_id: attemptId, node, node_nonce: nodeNonce, audit};
+}

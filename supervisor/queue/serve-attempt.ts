@@ -4,9 +4,10 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {type Job, Worker} from 'bullmq';
 import type {Redis} from 'ioredis';
 import {serveTasks, type ServedTasks, type TaskService} from '../attempt/index.js';
-import {isOpen, recordAdmission, recordRefusal, type AttemptManifest} from './attempt-channel.js';
+import {isOpen, postNodeAudit, recordAdmission, recordRefusal, type AttemptManifest} from './attempt-channel.js';
+import type {NodeFinalAudit} from './audit-check.js';
 import {collectEvidence} from './evidence-transfer.js';
-import {admissionClaim, answerClaim, freshNonce, manifestClaim, sealMatches, sealOf} from './queue-seal.js';
+import {admissionClaim, answerClaim, auditClaim, freshNonce, manifestClaim, sealMatches, sealOf} from './queue-seal.js';
 import type {RedisLink} from './redis-link.js';
 import {TaskJobData, type TaskJobReturn} from './task-message.js';
 
@@ -33,7 +34,8 @@ const pollMs = 500;
  * One attempt on this queue node, served as the attempt's own `serveTasks` runs it: the plan admitted here first (this
  * installation's fingerprints, digests, tool versions, and its own API key), a refusal listing every difference and
  * taking no task. Admitted, it takes the attempt's jobs until the coordinator withdraws the attempt (or this node
- * stops), each task run as a local attempt runs it, and ends with the attempt's final leak audit.
+ * stops), each task run as a local attempt runs it, and ends with the attempt's final leak audit, posted (sealed to
+ * this node's admission) for the coordinator's report.
  */
 export async function serveAttempt(link: RedisLink, control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, stop: AbortSignal): Promise<'served' | 'refused'> {
 	const unauthentic = whyNotAuthentic(manifest, me.secret);
@@ -43,16 +45,18 @@ export async function serveAttempt(link: RedisLink, control: Redis, manifest: At
 	const artifacts = join(me.root, manifest.attempt_id);
 	const interrupt = new AbortController();
 	let jobs: TaskJobs | null = null;
+	let nodeNonce: string | null = null;
 	try {
 		const served = await serveTasks(
 			{planPath, artifacts, candidatePath: null, keepWorkdirs: manifest.keep_workspace, configPath: me.configPath, quiet: true, signal: interrupt.signal, threads: me.threads ?? me.parallelTasks, secretFiles: me.secretFiles},
 			async service => {
 				me.say(`serving attempt ${manifest.attempt_id}`);
-				const nodeNonce = await admitSelf(control, manifest, me);
+				nodeNonce = await admitSelf(control, manifest, me);
 				jobs = taskJobs(service, manifest, me, nodeNonce);
 				await takeJobs(link, control, manifest, me, jobs, {stop, interrupt});
 			},
 		);
+		if (served.reason === null) await postAudit(control, manifest, me, nodeNonce, {leaks: served.leaks, problems: served.problems});
 		return await said(control, manifest, me, served);
 	} finally {
 		if ((jobs as TaskJobs | null)?.kept() !== true) await rm(artifacts, {recursive: true, force: true});
@@ -68,6 +72,14 @@ async function said(control: Redis, manifest: AttemptManifest, me: QueueNodeIden
 	me.say(`attempt ${manifest.attempt_id}: final leak audit [${backend}]: ${leaked.length} process(es) outlived their task or the attempt${unattributed.length === 0 ? '' : ` (no one task left ${unattributed.join(', ')})`}`);
 	for (const problem of served.problems) me.say(`attempt ${manifest.attempt_id}: problem: ${problem}`);
 	return 'served';
+}
+
+/** The coordinator waits a few seconds for it after withdrawing the attempt; a node that cannot post it is named there as missing. */
+async function postAudit(control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, nodeNonce: string | null, audit: NodeFinalAudit): Promise<void> {
+	// Sealed as the coordinator will read it: through JSON.
+	const stored = JSON.parse(JSON.stringify(audit)) as unknown;
+	const seal = me.secret === null || nodeNonce === null ? null : {node_nonce: nodeNonce, mac: sealOf(me.secret, auditClaim(manifest.attempt_id, me.name, nodeNonce, stored))};
+	await postNodeAudit(control, manifest.attempt_id, {node: me.name, audit: stored, seal}).catch((error: Error) => me.say(`attempt ${manifest.attempt_id}: the final leak audit could not be posted: ${error.message}`));
 }
 
 async function refuse(control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, differences: string[]): Promise<'refused'> {

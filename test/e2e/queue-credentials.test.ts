@@ -82,6 +82,9 @@ t.test('--insecure-queue on both sides runs, and the attempt says it was unauthe
 	t.match(careful.stderr(), /refused attempt .*the attempt is unauthenticated/s);
 	t.match(JSON.parse(await readFile(join(artifacts, 'queue.json'), 'utf8')), {queue_auth: 'none'});
 	t.match(JSON.parse(await readFile(join(artifacts, 'attempt.json'), 'utf8')), {queue: {auth: 'none'}});
-	t.match(JSON.parse(await readFile(join(artifacts, 'report.json'), 'utf8')), {queue: {auth: 'none'}});
+	const report = JSON.parse(await readFile(join(artifacts, 'report.json'), 'utf8')) as {leak_audit: {nodes: unknown[]}; problems: string[]};
+	t.match(report, {queue: {auth: 'none'}});
+	t.match(report.leak_audit.nodes, [{node: 'open', backend: /\w/, survivors: []}], 'the node that answered posted its final audit, unsealed, and the report holds it');
+	t.same(report.problems, []);
 	await Promise.all([careful.stop(), node.stop()]);
 });

@@ -78,9 +78,15 @@ export const AttemptLeaks = z.object({
 	/** What this backend can see of an attempt, and what escapes it. */
 	limits: z.string(),
 	/** With the index of the task that it outlived; null: found when tasks had overlapped, or by the attempt's final audit. */
-	leaked: z.array(LeakedProcess.extend({task_index: z.number().int().nullable()})),
+	leaked: z.array(LeakedProcess.extend({
+		task_index: z.number().int().nullable(),
+		/** The queue node whose final audit found it (its pid is that machine's); absent: found here. */
+		node: z.string().optional(),
+	})),
 	/** Alive after the attempt's final cleanup, which ran before this report was written: must be empty. */
 	survivors: z.array(z.number().int()),
+	/** A queued attempt's nodes, each with its own final audit's backend and survivors; null: its audit never arrived (a problem names it). Absent for a local attempt. */
+	nodes: z.array(z.object({node: z.string(), backend: Containment.nullable(), survivors: z.array(z.number().int()).nullable()})).optional(),
 });
 export type AttemptLeaks = z.infer<typeof AttemptLeaks>;
 

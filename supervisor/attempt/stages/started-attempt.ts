@@ -4,7 +4,7 @@ import {admitAttempt, type Admission} from './admit-attempt.js';
 import type {AttemptContext} from './attempt-context.js';
 import {closeAttemptHost} from './attempt-host.js';
 import type {AttemptOptions} from './attempt-options.js';
-import {auditAttempt} from './audit-leaks.js';
+import {auditAttempt, withNodeAudits} from './audit-leaks.js';
 import {closeAttempt, openAttempt} from './open-attempt.js';
 import {measureSupervisor, recordAttempt} from './record-attempt.js';
 import {startServices, type Services} from './start-services.js';
@@ -41,9 +41,14 @@ export async function recordStarted({attempt, services, measuring}: StartedAttem
 	attempt.scope.knowServices();
 }
 
-/** After the last task: the host re-measured, then the final leak audit; every problem of either is the attempt's. */
+/**
+ * After the last task: the host re-measured, then the final leak audit (a queued attempt's withdrawn first, so that its
+ * nodes' own final audits join it); every problem of any is the attempt's.
+ */
 export async function closeTasks({attempt, services}: StartedAttempt, run: {results: TaskResult[]; unattributed: LeakedProcess[]}): Promise<{problems: string[]; leaks: AttemptLeaks}> {
+	const nodes = services.placement.kind === 'queue' ? await services.placement.remote.withdraw() : null;
 	const hostProblems = await closeAttemptHost(services.host, attempt);
-	const final = await auditAttempt(attempt, run);
+	const local = await auditAttempt(attempt, run);
+	const final = nodes === null ? local : withNodeAudits(local, nodes);
 	return {problems: [...hostProblems, ...final.problems], leaks: final.leaks};
 }
