@@ -100,7 +100,8 @@ export function runnerSandbox(attempt: HiddenInputs, cartridgeDir: string | null
 	if (runtimeDir === null) return {problem: 'the sandboxed task runner needs a runtime root outside the evidence directory (HLAB_RUNTIME_ROOT=evidence keeps the tasks\' state inside it)'};
 	// The runtime folder is bound whole, writable: hiding it too would remount it read-only over the bind.
 	const hidden = [...hiddenFromTasks(attempt).filter(path => path !== resolve(runtimeDir)), ...(cartridgeDir === null ? [] : [resolve(cartridgeDir)])];
-	return {writable: [runtimeDir], readable: [], hidden: unique(hidden), network: true};
+	// The runner is this installation's code: readable even when it lives under the private /tmp (its hidden parts still win).
+	return {writable: [runtimeDir], readable: [installRoot], hidden: unique(hidden), network: true};
 }
 
 /** Variables that carry a credential by their name. */
