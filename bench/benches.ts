@@ -4,6 +4,7 @@ import {concurrency} from './concurrency.js';
 import {hostDispatch} from './host-dispatch.js';
 import {inProcessDispatch, inProcessScripted} from './in-process-dispatch.js';
 import {ledgerCost} from './ledger-cost.js';
+import {meteringProxy} from './metering-proxy.js';
 import {outputLimit} from './output-limit.js';
 import {peer} from './peer.js';
 import {queue} from './queue.js';
@@ -12,4 +13,4 @@ import {scale} from './scale.js';
 import {startupHelp, startupHostWorker} from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benches: Bench[] = [inProcessDispatch, inProcessScripted, concurrency, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker, queue, sandboxedRunner];
+export const benches: Bench[] = [inProcessDispatch, inProcessScripted, concurrency, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker, queue, sandboxedRunner, meteringProxy];

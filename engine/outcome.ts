@@ -12,6 +12,12 @@ export const Usage = z.object({
 	total_tokens: z.number().int().nonnegative().nullable(),
 	/** Null unless the provider reported a money cost. */
 	cost_usd: z.number().nonnegative().nullable(),
+	/**
+	 * Set where the supervisor metered at the provider boundary: `provider` when every counted turn's tokens are the
+	 * provider's own report, `estimated` when any is the metering proxy's tokenizer count (the provider reported none).
+	 * Absent elsewhere and in older files.
+	 */
+	token_source: z.enum(['provider', 'estimated']).optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 

@@ -51,6 +51,17 @@ export const HostCheckpoint = z.object({
 });
 export type HostCheckpoint = z.infer<typeof HostCheckpoint>;
 
+/** The requests a task's metering proxy answered itself instead of forwarding them to the provider. */
+export const ProxyRefusals = z.object({
+	/** Requests for a model other than the plan's (or naming none). */
+	count: z.number().int().nonnegative(),
+	/** The models those requests asked for (null: none named), each once, the first few. */
+	models: z.array(z.string().nullable()),
+	/** Requests with no conversation to send (not JSON, no messages or input, too big). */
+	malformed: z.number().int().nonnegative(),
+});
+export type ProxyRefusals = z.infer<typeof ProxyRefusals>;
+
 /** `tasks/NNN-id/host-task.json`: the supervisor's verdict on one launch. */
 export const HostTaskRecord = z.object({
 	schema: z.literal(hostTaskSchema),
@@ -70,6 +81,8 @@ export const HostTaskRecord = z.object({
 	metered_usage: Usage.nullable().default(null),
 	/** What the worker said it used; only a claim, compared with the metering. */
 	claimed_usage: Usage.nullable().default(null),
+	/** What the metering proxy refused; absent in records written before it checked requests. */
+	proxy_refusals: ProxyRefusals.nullable().default(null),
 	failure: z.object({reason: HostFailureReason, message: z.string()}).nullable(),
 	/** Whether the worker's answer was accepted as this task's outcome. */
 	answered: z.boolean(),

@@ -4,3 +4,5 @@ export {identifyHost} from './host-identity.js';
 export {supervisedTiming} from './supervised-timing.js';
 export {HostAttemptRecord, HostTaskRecord} from './host-records.js';
 export {HostFailureReason} from './host-failure.js';
+export {writeMeteringRecord} from './metering-record.js';
+export {startMeteringProxy} from './metering-proxy.js';

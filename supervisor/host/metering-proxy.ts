@@ -3,36 +3,54 @@ import {request as httpsRequest} from 'node:https';
 import type {AddressInfo} from 'node:net';
 import type {Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
-import {ReportedUsage, UsageMeter} from '../../engine/loop/usage-meter.js';
+import {UsageMeter} from '../../engine/loop/usage-meter.js';
+import {estimateUsage} from './token-estimate.js';
+import {checkRequest, turnFlavour, type ProxyError, type TurnFlavour} from './turn-request.js';
+import {TurnResponse} from './turn-response.js';
+import type {ProxyRefusals} from './host-records.js';
 
-/** A response body bigger than this is still forwarded whole, but not read for usage (its usage becomes unknown). */
-const meteredBodyLimit = 32 * 1024 * 1024;
+/** A request body bigger than this is refused: no agent's conversation is this big, and the proxy holds it to check it. */
+const requestLimit = 64 * 1024 * 1024;
+/** The distinct models a refusal record names, at most: a flood of names stays a count. */
+const namedModels = 20;
 
 /** Headers that describe one hop, never forwarded; the key and the encoding are the proxy's to set. */
-const hopHeaders = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'authorization', 'accept-encoding']);
+const hopHeaders = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'authorization', 'accept-encoding', 'content-length']);
 
 export interface MeteringProxy {
 	/** The provider as the host sees it: this proxy's loopback URL, and no key variable. */
 	provider: ResolvedProvider;
-	/** Turns and tokens counted from the provider's own responses so far. */
+	/** Turns and tokens counted from the provider's own responses so far (estimates once close() has settled them). */
 	usage(): Usage;
 	/** Requests forwarded, answered or not. */
 	requests(): number;
+	/** Requests the proxy answered itself instead of forwarding: another model, or no conversation to send. */
+	refusals(): ProxyRefusals;
+	/** Stops serving and waits for the estimates still being counted. */
 	close(): Promise<void>;
 }
 
+/** What one proxy has counted, shared by its requests. */
+interface Counts {
+	meter: UsageMeter;
+	forwarded: number;
+	estimated: number;
+	pending: Set<Promise<void>>;
+	refusals: ProxyRefusals;
+}
+
 /**
- * A loopback HTTP proxy in front of one provider for one host task. It forwards every request to the provider's
- * base URL with the supervisor's key, streams the response back byte for byte, and counts a turn for each
- * successful chat completion with the usage that response reports (JSON or an event stream). A request whose
- * response did not arrive whole makes the token counts unknown, as the engine's own meter does.
+ * A loopback HTTP proxy in front of one provider for one host task. It checks each request (the plan's model only),
+ * forwards it to the provider's base URL with the supervisor's key, relays the response chunk by chunk as it arrives,
+ * and counts a turn for each successful chat completion or response with the usage it reports (JSON or an event
+ * stream read as it passes), or its own tokenizer estimate, marked so, when it reports none. A request whose response
+ * did not arrive whole makes the token counts unknown, as the engine's own meter does.
  */
 export async function startMeteringProxy(upstream: ResolvedProvider, apiKey: string | null): Promise<MeteringProxy> {
-	const meter = new UsageMeter();
-	let forwarded = 0;
-	const server = createServer((incoming, outgoing) => {
-		forwarded += 1;
-		forward(upstream, apiKey, incoming, outgoing, meter);
+	const counts: Counts = {meter: new UsageMeter(), forwarded: 0, estimated: 0, pending: new Set(), refusals: {count: 0, models: [], malformed: 0}};
+	// Events go out as they come: never wait to fill a packet.
+	const server = createServer({noDelay: true}, (incoming, outgoing) => {
+		handle(upstream, apiKey, incoming, outgoing, counts);
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
@@ -41,42 +59,98 @@ export async function startMeteringProxy(upstream: ResolvedProvider, apiKey: str
 	const {port} = server.address() as AddressInfo;
 	return {
 		provider: {...upstream, base_url: `http://127.0.0.1:${port}`, api_key_env: null},
-		usage: () => meter.snapshot(),
-		requests: () => forwarded,
-		close: () => new Promise(resolve => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		}),
+		usage: () => ({...counts.meter.snapshot(), token_source: counts.estimated > 0 ? 'estimated' : 'provider'}),
+		requests: () => counts.forwarded,
+		refusals: () => structuredClone(counts.refusals),
+		close: async () => {
+			await new Promise<void>(resolve => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			});
+			await Promise.all(counts.pending);
+		},
 	};
 }
 
-function forward(upstream: ResolvedProvider, apiKey: string | null, incoming: IncomingMessage, outgoing: ServerResponse, meter: UsageMeter): void {
+/** One request: read its body, refuse it or forward it. */
+function handle(upstream: ResolvedProvider, apiKey: string | null, incoming: IncomingMessage, outgoing: ServerResponse, counts: Counts): void {
 	const target = new URL(`${upstream.base_url.replace(/\/+$/, '')}${incoming.url ?? '/'}`);
-	const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-	const isTurn = incoming.method === 'POST' && target.pathname.endsWith('/chat/completions');
-	const request = send(target, {method: incoming.method, headers: headersFor(incoming.headers, apiKey)}, response => {
-		outgoing.writeHead(response.statusCode ?? 502, response.headers);
+	const flavour = turnFlavour(incoming.method, target.pathname);
+	readBody(incoming).then(body => {
+		if (body === null) return refuse(outgoing, {status: 413, body: {error: {message: `the request body is over ${requestLimit} bytes`, type: 'invalid_request_error', param: null, code: 'request_too_large'}}});
+		const checked = checkRequest(flavour, body, upstream.model);
+		if (!checked.ok) {
+			record(counts.refusals, checked.refusal, checked.model);
+			return refuse(outgoing, checked.refusal);
+		}
+		counts.forwarded += 1;
+		forward({target, apiKey, incoming, outgoing, counts, flavour, request: checked.json, body});
+	}, () => outgoing.destroy());
+}
+
+function readBody(incoming: IncomingMessage): Promise<Buffer | null> {
+	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
-		response.on('data', (chunk: Buffer) => {
+		incoming.on('data', (chunk: Buffer) => {
 			size += chunk.length;
-			if (size <= meteredBodyLimit) chunks.push(chunk);
+			if (size <= requestLimit) chunks.push(chunk);
+		});
+		incoming.on('end', () => resolve(size > requestLimit ? null : Buffer.concat(chunks)));
+		incoming.on('error', reject);
+	});
+}
+
+function refuse(outgoing: ServerResponse, refusal: ProxyError): void {
+	outgoing.writeHead(refusal.status, {'content-type': 'application/json'});
+	outgoing.end(JSON.stringify(refusal.body));
+}
+
+function record(refusals: ProxyRefusals, refusal: ProxyError, model: string | null): void {
+	if (refusal.body.error.code !== 'model_not_allowed') {
+		refusals.malformed += 1;
+		return;
+	}
+	refusals.count += 1;
+	if (!refusals.models.includes(model) && refusals.models.length < namedModels) refusals.models.push(model);
+}
+
+interface Forwarded {
+	target: URL;
+	apiKey: string | null;
+	incoming: IncomingMessage;
+	outgoing: ServerResponse;
+	counts: Counts;
+	flavour: TurnFlavour | null;
+	request: Record<string, unknown> | null;
+	body: Buffer;
+}
+
+function forward({target, apiKey, incoming, outgoing, counts, flavour, request: json, body}: Forwarded): void {
+	const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+	const headers = {...headersFor(incoming.headers, apiKey), 'content-length': String(body.length)};
+	const request = send(target, {method: incoming.method, headers}, response => {
+		outgoing.writeHead(response.statusCode ?? 502, response.headers);
+		outgoing.flushHeaders();
+		const answered = flavour !== null && (response.statusCode ?? 0) < 300;
+		const reading = answered ? new TurnResponse(flavour, String(response.headers['content-type'] ?? '')) : null;
+		response.on('data', (chunk: Buffer) => {
+			// Relayed first, read after: the agent never waits on the meter.
 			outgoing.write(chunk);
+			reading?.push(chunk);
 		});
 		response.on('end', () => {
 			outgoing.end();
-			if (!isTurn || (response.statusCode ?? 0) >= 300) return;
-			if (size > meteredBodyLimit) meter.addUnreported();
-			else countTurn(meter, Buffer.concat(chunks).toString('utf8'), String(response.headers['content-type'] ?? ''));
+			if (reading !== null) countTurn(counts, json, reading);
 		});
 		response.on('error', () => {
-			if (isTurn) meter.addUnreported();
+			if (flavour !== null) counts.meter.addUnreported();
 			outgoing.destroy();
 		});
 	});
 	request.on('error', error => {
 		// Nothing reached the provider, or its answer was lost: either way nobody knows what it spent.
-		if (isTurn) meter.addUnreported();
+		if (flavour !== null) counts.meter.addUnreported();
 		if (!outgoing.headersSent) outgoing.writeHead(502, {'content-type': 'application/json'});
 		outgoing.end(JSON.stringify({error: {message: `the metering proxy could not reach the provider: ${error.message}`}}));
 	});
@@ -84,7 +158,21 @@ function forward(upstream: ResolvedProvider, apiKey: string | null, incoming: In
 	outgoing.on('close', () => {
 		if (!outgoing.writableFinished) request.destroy();
 	});
-	incoming.pipe(request);
+	request.end(body);
+}
+
+/** One answered turn: the provider's usage when it reported one, else the proxy's own estimate (counted in the background). */
+function countTurn(counts: Counts, request: Record<string, unknown> | null, response: TurnResponse): void {
+	const reading = response.finish();
+	if (!reading.read) return counts.meter.addUnreported();
+	if (reading.usage !== null) return counts.meter.addTurn(reading.usage);
+	counts.estimated += 1;
+	const estimate = estimateUsage(request, reading.output)
+		.then(usage => counts.meter.addTurn(usage), () => {
+			counts.meter.addTurn(null);
+		})
+		.finally(() => counts.pending.delete(estimate));
+	counts.pending.add(estimate);
 }
 
 /** The caller's headers minus this hop's, plus the supervisor's key; no compression, so the usage can be read. */
@@ -95,37 +183,4 @@ function headersFor(headers: IncomingHttpHeaders, apiKey: string | null): Record
 	}
 	if (apiKey !== null) out.authorization = `Bearer ${apiKey}`;
 	return out;
-}
-
-/** One answered chat completion: its `usage`, from the JSON body or from the last event of a stream that carried one. */
-function countTurn(meter: UsageMeter, body: string, contentType: string): void {
-	const usage = contentType.includes('text/event-stream') ? streamUsage(body) : jsonUsage(body);
-	meter.addTurn(usage);
-}
-
-function jsonUsage(body: string): ReportedUsage | null {
-	try {
-		return parseUsage((JSON.parse(body) as {usage?: unknown}).usage);
-	} catch {
-		return null;
-	}
-}
-
-function streamUsage(body: string): ReportedUsage | null {
-	let usage: ReportedUsage | null = null;
-	for (const line of body.split('\n')) {
-		const data = line.startsWith('data:') ? line.slice(5).trim() : '';
-		if (data === '' || data === '[DONE]') continue;
-		try {
-			usage = parseUsage((JSON.parse(data) as {usage?: unknown}).usage) ?? usage;
-		} catch {
-			// A line that is not JSON carries no usage.
-		}
-	}
-	return usage;
-}
-
-function parseUsage(value: unknown): ReportedUsage | null {
-	const parsed = ReportedUsage.safeParse(value);
-	return parsed.success ? parsed.data : null;
 }

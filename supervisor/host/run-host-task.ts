@@ -7,7 +7,7 @@ import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from 
 import {hardDeadline, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
-import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema} from './host-records.js';
+import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema, type ProxyRefusals} from './host-records.js';
 import {hostTaskDir, type HostSession} from './host-session.js';
 import {describeIssues} from '../../controller-protocol/index.js';
 import {writeJson} from '../../files/write-json.js';
@@ -50,6 +50,9 @@ export interface HostTaskRun {
 	metered: Usage;
 	/** The worker's own report of its usage, when it gave an answer: a claim beside the metering. */
 	claimed: Usage | null;
+	/** Requests the metering proxy forwarded, and those it refused (another model, nothing to send). */
+	requests: number;
+	refusals: ProxyRefusals;
 }
 
 /**
@@ -96,6 +99,8 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	}).finally(() => proxy.close());
 	const endedMs = performance.now() - session.clockOrigin;
 	const metered = proxy.usage();
+	const refusals = proxy.refusals();
+	const requests = proxy.requests();
 	const record = run.record;
 	await writeFile(join(dir, 'stdout.log'), run.stdout ?? Buffer.alloc(0));
 	await writeFile(join(dir, 'stderr.log'), run.stderr ?? Buffer.alloc(0));
@@ -124,11 +129,12 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		ended_ms: endedMs,
 		metered_usage: metered,
 		claimed_usage: claimed,
+		proxy_refusals: refusals,
 		failure,
 		answered: failure === null,
 	};
 	await writeJson(join(dir, 'host-task.json'), HostTaskRecord.parse(verdict), {durable: true});
-	return {outcome: trusted ? answer.response.outcome : null, failure, record, metered, claimed};
+	return {outcome: trusted ? answer.response.outcome : null, failure, record, metered, claimed, requests, refusals};
 }
 
 type Answer = {ok: true; response: HostResponse} | {ok: false; message: string};

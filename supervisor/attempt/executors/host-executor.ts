@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Sandbox} from '../../../process/index.js';
-import {runHostTask, type HostSession} from '../../host/index.js';
+import {runHostTask, writeMeteringRecord, type HostSession} from '../../host/index.js';
 import {outcomeUnfinished, type TaskExecutor} from '../task-core/task-execution.js';
 
 /**
@@ -30,6 +30,7 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),
 			});
 			const evidence: Record<string, string> = existsSync(join(job.paths.dir, 'process.json')) ? {process: `${job.paths.relDir}/process.json`} : {};
+			Object.assign(evidence, await writeMeteringRecord(job.paths, {usage: run.metered, requests: run.requests, refusals: run.refusals}));
 			// The usage is the supervisor's metering at the provider boundary; the worker's own figure stays a claim.
 			const outcome = run.outcome === null ? null : {...run.outcome, usage: run.metered};
 			const unfinished = run.failure ?? (outcome === null

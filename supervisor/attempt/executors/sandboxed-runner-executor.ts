@@ -3,7 +3,7 @@ import type {ProviderLimits} from '../../../engine/provider/provider-limits.js';
 import type {Harness} from '../../../harness/index.js';
 import {hardDeadline, type Sandbox} from '../../../process/index.js';
 import {poolSize} from '../../../workers/pool-size.js';
-import {startMeteringProxy} from '../../host/metering-proxy.js';
+import {startMeteringProxy, writeMeteringRecord} from '../../host/index.js';
 import type {ExecutionJob, TaskExecutor} from '../task-core/task-execution.js';
 import {poolExecution} from './in-process-executor.js';
 import {startRunner, type RunnerProcess} from './runner-process.js';
@@ -42,9 +42,10 @@ export function sandboxedRunnerExecutor(setup: RunnerSetup): TaskExecutor {
 			const t0 = performance.now();
 			const run = await runner.run(runnerJob(job, proxy.provider, setup.harness ?? null), {signal: job.signal, answerWithinMs: hardDeadline(job.deadlineMs)}).finally(() => proxy.close());
 			const wall_ms = performance.now() - t0;
+			const evidence = await writeMeteringRecord(job.paths, {usage: proxy.usage(), requests: proxy.requests(), refusals: proxy.refusals()});
 			const execution = poolExecution(run);
-			if (execution.outcome === null) return {...execution, wall_ms, evidence: {}};
-			return {...execution, outcome: {...execution.outcome, usage: proxy.usage()}, usageClaim: execution.outcome.usage, wall_ms, evidence: {}};
+			if (execution.outcome === null) return {...execution, wall_ms, evidence};
+			return {...execution, outcome: {...execution.outcome, usage: proxy.usage()}, usageClaim: execution.outcome.usage, wall_ms, evidence};
 		},
 		async close() {
 			await runner?.close();

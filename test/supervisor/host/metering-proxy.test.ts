@@ -51,7 +51,8 @@ async function upstream(t: Test): Promise<{url: string; seen: Array<string | nul
 	return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, abandoned};
 }
 
-const post = (url: string, auth?: string) => fetch(url, {method: 'POST', headers: {'content-type': 'application/json', ...(auth === undefined ? {} : {authorization: auth})}, body: JSON.stringify({model: 'm', messages: [{role: 'user', content: 'x'}]})});
+const chatBody = JSON.stringify({model: 'm', messages: [{role: 'user', content: 'x'}]});
+const post = (url: string, auth?: string) => fetch(url, {method: 'POST', headers: {'content-type': 'application/json', ...(auth === undefined ? {} : {authorization: auth})}, body: chatBody});
 
 t.test('the proxy forwards the response unchanged, adds the supervisor\'s key, and counts turns and tokens', async t => {
 	const provider = await upstream(t);
@@ -69,7 +70,7 @@ t.test('the proxy forwards the response unchanged, adds the supervisor\'s key, a
 	const limited = await post(`${proxy.provider.base_url}/limited/chat/completions`);
 	t.equal(limited.status, 429, 'an error status is relayed');
 	await limited.text();
-	t.same(proxy.usage(), {turns: 2, input_tokens: 18, output_tokens: 7, cache_read_tokens: null, cache_write_tokens: null, total_tokens: 25, cost_usd: null}, 'two answered turns; the refused request is not one');
+	t.same(proxy.usage(), {turns: 2, input_tokens: 18, output_tokens: 7, cache_read_tokens: null, cache_write_tokens: null, total_tokens: 25, cost_usd: null, token_source: 'provider'}, 'two answered turns; the refused request is not one');
 	t.equal(proxy.requests(), 3);
 });
 
@@ -89,7 +90,7 @@ t.test('a host that goes away mid-request leaves no request behind, and its toke
 	const proxy = await startMeteringProxy({base_url: provider.url, model: 'm', api_key_env: null, reasoning_effort: null}, null);
 	t.teardown(() => proxy.close());
 	await (await post(`${proxy.provider.base_url}/chat/completions`)).text();
-	const gone = await fetch(`${proxy.provider.base_url}/slow/chat/completions`, {method: 'POST', body: '{}', signal: AbortSignal.timeout(200)}).catch((error: Error) => error);
+	const gone = await fetch(`${proxy.provider.base_url}/slow/chat/completions`, {method: 'POST', body: chatBody, signal: AbortSignal.timeout(200)}).catch((error: Error) => error);
 	t.type(gone, Error, 'the host gave up');
 	for (let waited = 0; provider.abandoned.length === 0 && waited < 3000; waited += 25) await new Promise(resolve => setTimeout(resolve, 25));
 	t.same(provider.abandoned, ['/v1/slow/chat/completions'], 'the proxy ended its request to the provider');
@@ -108,7 +109,7 @@ t.test('a host task is metered: its key variable is withheld, its claim is kept 
 	const exe = await writeSyntheticHost(root, 'under-reporter', `
 		writeFileSync(join(request.workspace, 'key.txt'), process.env.HLAB_METERING_TEST_KEY ?? 'absent');
 		for (let turn = 0; turn < 2; turn++) {
-			const answer = await fetch(request.provider.base_url + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'}, body: '{}'});
+			const answer = await fetch(request.provider.base_url + '/chat/completions', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({model: request.provider.model, messages: [{role: 'user', content: request.task.prompt}]})});
 			await answer.json();
 		}
 		const claim = {...usage, turns: 1, input_tokens: 1, output_tokens: 0, total_tokens: 1};
