@@ -2,7 +2,7 @@ import {z} from 'zod';
 
 // A semver version with nothing loose in it: no range operator, no wildcard, no leading zero, no tag.
 const exact = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
-const tag = /^[A-Za-z][\w.-]*$/;
+const tag = /^[A-Za-z][\w-]*$/;
 
 /** Why a version string does not pin one release, in words a user can act on. */
 function whyNotExact(version: unknown): string {
