@@ -14,10 +14,12 @@ const layers = [
 	{name: 'harness', path: '^harness/'},
 	// 3. Runs one Harness on one task with a provider and a workspace.
 	{name: 'engine', path: '^engine/'},
-	// 4. Task sources, and the scripted provider that plays them.
+	// 4. Task sources, the scripted provider that plays them, and third-party agents.
 	{name: 'tasks', path: '^tasks/'},
 	{name: 'cartridges', path: '^cartridges/'},
 	{name: 'scripted', path: '^scripted/'},
+	// Third-party agent specs and the store of their pinned packages.
+	{name: 'agents', path: '^agents/'},
 	// 5. What runs where a task runs.
 	{name: 'workers', path: '^workers/'},
 	// 6. The supervisor, its own folders lowest first; the input-error type every part of it throws sits below them all.

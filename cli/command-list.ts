@@ -23,6 +23,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'agent [options]',
 		description: 'run one built-in task with the agent engine outside an experiment, then grade the workspace independently',
 	},
+	agents: {
+		load: async () => (await import('./agents.js')).registerAgents,
+		term: 'agents',
+		description: 'third-party agent specs and the store of their pinned packages: validate a spec, install its package, verify the installed copy',
+	},
 	plugin: {
 		load: async () => (await import('./plugin.js')).registerPlugin,
 		term: 'plugin',
