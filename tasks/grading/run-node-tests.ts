@@ -3,7 +3,7 @@ import {homedir, tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {distPath, installRoot} from '../../files/install-root.js';
-import {checkSandbox, runInGroup, sandboxFor, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {checkSandbox, runInGroup, sandboxFor, type ProcessRecord} from '../../process/index.js';
 import type {GradeOptions} from '../task-definition.js';
 import {copyWorkspace} from './copy-workspace.js';
 import {reportProblem} from './node-test-report.js';
@@ -30,7 +30,8 @@ const reporterSource = fileURLToPath(new URL('./node-test-reporter.js', import.m
  * absent. The verdict is the runner's structured report (node-test-report.ts), never its exit code or what it prints.
  */
 export async function runNodeTests(workspace: string, tests: NodeTests, options: GradeOptions): Promise<TestRun> {
-	const scratch = mkdtempSync(join(tmpdir(), 'hlab-grade-'));
+	const hidden = checkSandbox().ok ? hiddenFromGrader([workspace, ...(options.hidden ?? [])]) : null;
+	const scratch = scratchOutside(hidden ?? []);
 	try {
 		const copy = join(scratch, 'workspace');
 		const copied = copyWorkspace(workspace, copy);
@@ -47,7 +48,8 @@ export async function runNodeTests(workspace: string, tests: NodeTests, options:
 			stdoutLimit: outputLimit,
 			stderrLimit: outputLimit,
 			signal: options.signal,
-			sandbox: graderSandbox(scratch, [workspace, ...(options.hidden ?? [])]),
+			// Where bwrap is unusable: its own process group on the copy, nothing more.
+			sandbox: hidden === null ? undefined : {writable: [], readable: [scratch], hidden, network: false},
 		});
 		const problem = runProblem(run.record, run.stdout?.toString('utf8') ?? '', run.stderr?.toString('utf8') ?? '', tests.names);
 		const leftOut = copied.leftOut.length > 0 ? ` (left out of the copy: ${copied.leftOut.slice(0, 3).join(', ')})` : '';
@@ -57,17 +59,18 @@ export async function runNodeTests(workspace: string, tests: NodeTests, options:
 	}
 }
 
-/** What the run's own sandbox hides; undefined (its own process group on the copy, nothing more) where bwrap is unusable. */
-function graderSandbox(scratch: string, hidden: string[]): Sandbox | undefined {
-	if (!checkSandbox().ok) return undefined;
+/** What the run's own sandbox hides: the install's tasks and graders, home, the workspace, the attempt's own hidden paths. */
+function hiddenFromGrader(hidden: string[]): string[] {
 	const home = [homedir(), process.env.HOME].filter((dir): dir is string => dir !== undefined && dir !== '' && dir !== '/');
-	const attempt = sandboxFor(scratch)?.hidden ?? [];
-	return {
-		writable: [],
-		readable: [scratch],
-		hidden: outermost([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, ...attempt, '/etc/shadow', '/etc/gshadow']),
-		network: false,
-	};
+	const attempt = sandboxFor('/')?.hidden ?? [];
+	return outermost([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, ...attempt, '/etc/shadow', '/etc/gshadow']);
+}
+
+/** The scratch folder, outside every hidden path: TMPDIR may lie inside one (the attempt's runtime root, home), which would hide the copy. */
+function scratchOutside(hidden: string[]): string {
+	const inside = (dir: string): boolean => hidden.some(path => dir === path || dir.startsWith(`${path}/`));
+	const parent = [resolve(tmpdir()), '/tmp', '/var/tmp'].find(dir => !inside(dir)) ?? '/tmp';
+	return mkdtempSync(join(parent, 'hlab-grade-'));
 }
 
 /** The paths not inside another one: bubblewrap cannot make a hidden folder read-only once a folder around it is hidden. */

@@ -110,3 +110,20 @@ t.test('the agent\'s code, run by the grader, inherits nothing of the supervisor
 	await writeFile(join(workspace, 'test', 'key.test.js'), `import {test} from 'node:test';\nimport assert from 'node:assert/strict';\ntest('the key is out of reach', () => assert.equal(process.env.${variable}, undefined));\n`);
 	t.same(await runNodeTests(workspace, {files: ['test/key.test.js'], names: ['the key is out of reach']}, {deadlineMs: 30_000}), {passed: true, problem: null});
 });
+
+t.test('a TMPDIR inside a path the grader hides (the attempt\'s runtime root) still leaves the copy in view', async t => {
+	t.ok(checkSandbox().ok, 'bubblewrap is usable here, so the grader runs in its own sandbox');
+	const hiddenRoot = await tempDir(t, 'hlab-grader-runtime-');
+	await mkdir(join(hiddenRoot, 'tmp'));
+	const savedTmp = process.env.TMPDIR;
+	process.env.TMPDIR = join(hiddenRoot, 'tmp');
+	t.teardown(() => {
+		if (savedTmp === undefined) delete process.env.TMPDIR;
+		else process.env.TMPDIR = savedTmp;
+	});
+	const workspace = await tempDir(t, 'hlab-grader-ws-');
+	await mkdir(join(workspace, 'test'));
+	await writeFile(join(workspace, 'package.json'), '{"type": "module"}\n');
+	await writeFile(join(workspace, 'test', 'ok.test.js'), 'import {test} from \'node:test\';\ntest(\'it runs\', () => {});\n');
+	t.same(await runNodeTests(workspace, {files: ['test/ok.test.js'], names: ['it runs']}, {deadlineMs: 30_000, hidden: [hiddenRoot]}), {passed: true, problem: null});
+});
