@@ -1,5 +1,5 @@
 import t from 'tap';
-import {isOpen, openAttemptIds, publishAttempt, readManifest, readRefusals, recordRefusal, removeKeys, withdrawAttempt, type AttemptManifest} from '../../../supervisor/queue/attempt-channel.js';
+import {isOpen, openAttemptIds, publishAttempt, readManifest, readRefusals, recordRefusal, removeKeys, withdrawAttempt, forgetAttempt, type AttemptManifest} from '../../../supervisor/queue/attempt-channel.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {startRedis} from './redis-server.js';
 
@@ -24,8 +24,11 @@ t.test('an attempt is open from publication to withdrawal, with its manifest and
 	await withdrawAttempt(client, 'a');
 	t.equal(await isOpen(client, 'a'), false);
 	t.equal(await readManifest(client, 'a'), null);
+	t.equal((await readRefusals(client, 'a', 0)).length, 2, 'what the nodes said stays until the coordinator has read it');
+	await forgetAttempt(client, 'a');
 	t.same(await readRefusals(client, 'a', 0), []);
 	await withdrawAttempt(client, 'b');
+	await forgetAttempt(client, 'b');
 	await client.set('bull:hlab-b:meta', 'x');
 	await removeKeys(client, 'bull:hlab-b:*');
 	t.same(await client.keys('*'), []);
