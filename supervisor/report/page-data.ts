@@ -43,13 +43,10 @@ function sideOf(side: SideInput) {
 	};
 }
 
-/**
- * The side's label with its reasons as sentences, and what even a contained attempt ran in the supervisor: the
- * engine's own tools, acting on what the model asked.
- */
+/** The side's label with its reasons as sentences, and in a line what contained meant for it. */
 function integrityOf(integrity: Report['integrity']) {
 	const note = integrity.label === 'contained'
-		? 'tool commands, the graders\' runs of workspace code and host candidates ran in bubblewrap, without the hidden data; the engine\'s file tools ran in the supervisor on the model\'s arguments: untrusted input handled by trusted code'
+		? 'the agent (in the sandboxed task runner, or a host), its tool commands and the graders\' runs of workspace code ran in bubblewrap, with the evidence, the plan, the keys and the hidden data out of view'
 		: 'untrusted code ran where it could reach the supervisor, the hidden data or the evidence: the evidence is only as good as that code';
 	return {label: integrity.label, reasons: integrity.reasons.map(reason => integrityReasonText[reason]), note};
 }
