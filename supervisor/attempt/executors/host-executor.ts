@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Sandbox} from '../../../process/index.js';
 import {runHostTask, writeMeteringRecord, type HostSession} from '../../host/index.js';
-import {outcomeUnfinished, type TaskExecutor} from '../task-core/task-execution.js';
+import {agentInput, outcomeUnfinished, type TaskExecutor} from '../task-core/task-execution.js';
 
 /**
  * Each task as `EXE host-worker` in its own process group (runHostTask): the wall time is the supervisor's
@@ -19,12 +19,7 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 		async execute(job) {
 			const run = await runHostTask(session, {
 				index: job.index,
-				task: job.task,
-				workspace: job.paths.workspace,
-				stateDir: job.paths.state,
-				provider: job.provider,
-				maxSteps: job.maxSteps,
-				deadlineMs: job.deadlineMs,
+				...agentInput(job),
 				signal: job.signal,
 				processJsonIn: job.paths.dir,
 				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),

@@ -3,7 +3,7 @@ import type {ProviderLimiterShare} from '../../../engine/provider/provider-limit
 import type {Harness} from '../../../harness/index.js';
 import {poolSize} from '../../../workers/pool-size.js';
 import {TaskPool, type PoolEnding} from '../../../workers/task-pool.js';
-import {outcomeUnfinished, type Execution, type TaskExecutor} from '../task-core/task-execution.js';
+import {agentInput, outcomeUnfinished, type Execution, type TaskExecutor} from '../task-core/task-execution.js';
 
 /**
  * The piscina pool: a few worker threads (one per core unless `threads` says otherwise) share the lanes, the engine
@@ -24,12 +24,7 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 		async execute(job) {
 			if (pool === null) throw new Error('the task pool was not started');
 			const run = await pool.run({
-				task: job.task,
-				workspace: job.paths.workspace,
-				stateDir: job.paths.state,
-				provider: job.provider,
-				maxSteps: job.maxSteps,
-				deadlineMs: job.deadlineMs,
+				...agentInput(job),
 				candidate,
 				...(limiter === null ? {} : {limiter}),
 				// A cartridge case brings its own Harness and tools; otherwise the attempt's Harness, when it has one.

@@ -4,7 +4,7 @@ import type {Harness} from '../../../harness/index.js';
 import {hardDeadline, type Sandbox} from '../../../process/index.js';
 import {poolSize} from '../../../workers/pool-size.js';
 import {startMeteringProxy, writeMeteringRecord} from '../../host/index.js';
-import type {ExecutionJob, TaskExecutor} from '../task-core/task-execution.js';
+import {agentInput, type ExecutionJob, type TaskExecutor} from '../task-core/task-execution.js';
 import {poolExecution} from './in-process-executor.js';
 import {startRunner, type RunnerProcess} from './runner-process.js';
 
@@ -55,7 +55,7 @@ export function sandboxedRunnerExecutor(setup: RunnerSetup): TaskExecutor {
 
 /** What crosses to the runner: the engine's options with the proxy as the provider, and a cartridge without its judges. */
 function runnerJob(job: ExecutionJob, provider: ExecutionJob['provider'], harness: Harness | null): Parameters<RunnerProcess['run']>[0] {
-	const base = {task: job.task, workspace: job.paths.workspace, stateDir: job.paths.state, provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs};
+	const base = agentInput(job, provider);
 	if (job.agent !== undefined) {
 		// The cases' expected data, the collectors and the graders are the scorer's: the tools need none of them.
 		const data = {...job.agent.cartridge.data, cases: [], collectors: [], graders: []};

@@ -66,3 +66,8 @@ export function outcomeUnfinished(outcome: ExecutionOutcome): Execution['unfinis
 	}
 	return null;
 }
+
+/** What every executor hands the agent from a job: the task, its folders, the provider and the limits. */
+export function agentInput(job: ExecutionJob, provider: ResolvedProvider = job.provider) {
+	return {task: job.task, workspace: job.paths.workspace, stateDir: job.paths.state, provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs};
+}
