@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Runs tap with the arguments given, with the evidence seal's key store in a folder of the run's own: every attempt
 # the tests run leaves its key there, not in the user's ~/.local/state/harness-lab, and the folder goes with the run.
+# A failed run ends with the failing assertions and their files, so a log read from its tail names what failed.
 set -uo pipefail
 state=$(mktemp -d "${TMPDIR:-/tmp}/hlab-test-state-XXXXXX")
 trap 'rm -rf "$state"' EXIT
+started="$state/started"
+touch "$started"
 HLAB_STATE_DIR="$state" tap "$@"
+status=$?
+if [ "$status" -ne 0 ] && [ -d .tap/test-results ]; then
+  echo "# failed in this run:"
+  find .tap/test-results -name '*.tap' -newer "$started" -print0 |
+    xargs -0 -r grep -H -E '^ *not ok ' | sed -e 's|^\.tap/test-results/||' -e 's|\.tap:| |' | head -50
+fi
+exit "$status"
