@@ -51,14 +51,16 @@ function dedicated(role: RoleTool | null, intent: Intent & {path: string}, root:
 }
 
 function pathFor(tool: OfferedTool, key: string, path: string, root: string | null): string | null {
-	const absolute = /absolute/i.test(key) || /absolute/i.test(tool.properties[key]!.description);
+	const description = tool.properties[key]!.description;
+	// "Relative or absolute" (pi) allows both; "absolute ... Relative paths are not supported" (Qwen Code) does not.
+	const absolute = /absolute/i.test(key) || (/absolute/i.test(description) && !/relative or absolute|absolute or relative/i.test(description));
 	if (!absolute) return path;
 	return root === null ? null : join(root, path);
 }
 
-/** The shell's arguments: the line as a string, or as `bash -lc LINE` where the schema wants an argv array. */
+/** The shell's arguments: the line as a string, or as `bash -c LINE` where the schema wants an argv array. */
 function shellArgs(shell: RoleTool, line: string, description: string): Record<string, unknown> {
-	const command = shell.tool.properties[shell.key]!.type === 'array' ? ['bash', '-lc', line] : line;
+	const command = shell.tool.properties[shell.key]!.type === 'array' ? ['bash', '-c', line] : line;
 	return filled(shell.tool, {[shell.key]: command}, description);
 }
 
