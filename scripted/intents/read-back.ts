@@ -74,14 +74,13 @@ export function fileText(result: string): string {
 	return withoutLineNumbers(text) ?? text;
 }
 
-/** The text without a line-number prefix on every line (consecutive numbers), or null when the lines are not numbered. */
+/** The text without a line-number prefix on every line (1, 2, 3...), or null when the lines are not numbered so. */
 function withoutLineNumbers(text: string): string | null {
 	const lines = text.split('\n');
 	if (lines.at(-1) === '') lines.pop();
 	const prefix = /^\s*(\d+)(?:: |:\t|\t|\| | \| |→)/;
-	const first = prefix.exec(lines[0] ?? '');
-	if (!first) return null;
-	const start = Number(first[1]);
+	// From line 1: the references read whole files, and a file whose own first line is "7: ..." stays as it is.
+	const start = 1;
 	const stripped: string[] = [];
 	for (const [index, line] of lines.entries()) {
 		// A blank numbered line may have lost its trailing space ("3:").

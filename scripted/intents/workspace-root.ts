@@ -8,9 +8,10 @@ import {textOf, type ChatRequest} from '../chat-request.js';
  */
 const patterns = [
 	/<cwd>\s*(\/[^<\n]*?)\s*<\/cwd>/,
-	/working in the directory:\s*(\/\S+)/i,
-	/(?:current )?working directory(?: is)?\s*[:=]?\s*(\/[^\s<>"'`]+)/i,
-	/\bcwd\s*[:=]\s*(\/[^\s<>"'`]+)/i,
+	// To the end of the line: a workspace path may hold spaces.
+	/working in the directory:[ \t]*(\/[^\n]*)/i,
+	/working directory(?: is)?[ \t]*[:=][ \t]*(\/[^\n<>"'`]*)/i,
+	/\bcwd[ \t]*[:=][ \t]*(\/[^\n<>"'`]*)/i,
 ];
 
 export function workspaceRoot(chat: ChatRequest): string | null {
@@ -19,7 +20,7 @@ export function workspaceRoot(chat: ChatRequest): string | null {
 		const text = textOf(message.content);
 		for (const pattern of patterns) {
 			const match = pattern.exec(text);
-			if (match) return match[1]!.replace(/[.,;:]+$/, '').replace(/(.)\/+$/, '$1');
+			if (match) return match[1]!.trim().replace(/[.,;:]+$/, '').replace(/(.)\/+$/, '$1');
 		}
 	}
 	return null;
