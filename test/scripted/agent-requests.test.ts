@@ -57,6 +57,10 @@ t.test('on an agent\'s tools, the step is the count of tool results; a history t
 	const message = await expectError(t, () => api.chat.completions.create({model: 'any', messages: after('write'), tools: [bash, write]}), 'conversation_diverged');
 	t.match(message, /expected bash, found write/);
 	await expectError(t, () => api.chat.completions.create({model: 'any', messages: opening, tools: [write]}), 'missing_tool');
+	const wrapped: OpenAI.ChatCompletionMessageParam[] = [{role: 'user', content: 'I am working in /w.'}, {role: 'assistant', content: 'Got it.'}, ...after('bash')];
+	const again = await api.chat.completions.create({model: 'any', messages: wrapped, tools: [bash, write]});
+	const firstId = call.id.replace(/_\d+$/, '');
+	t.equal((again.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).id.replace(/_\d+$/, ''), firstId, 'an assistant text before the first call does not start another conversation');
 	const aside = await api.chat.completions.create({model: 'any', messages: after('bash')});
 	t.same([aside.choices[0]!.finish_reason, aside.choices[0]!.message.tool_calls ?? []], ['stop', []], 'a request without tools is an aside');
 });
