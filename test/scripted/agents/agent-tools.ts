@@ -85,7 +85,8 @@ function toolsOf(agent: AgentName, tools: AgentTools): Record<string, Tool> {
 				return `Directory listing for ${path}:\n${(await listing(path)).map(name => (name.endsWith('/') ? `[DIR] ${name.slice(0, -1)}` : name)).join('\n')}`;
 			},
 			run_shell_command: async args => {
-				if (typeof args.is_background !== 'boolean') throw new Error('is_background is required');
+				// Optional in 0.24.4 (false when left out), a boolean when given.
+				if (args.is_background !== undefined && typeof args.is_background !== 'boolean') throw new Error('is_background must be a boolean');
 				const run = await shell(args.command);
 				return [`Command: ${String(args.command)}`, 'Directory: (root)', `Output: ${run.output || '(empty)'}`, 'Error: (none)', `Exit Code: ${run.exitCode ?? '(none)'}`, 'Signal: (none)', 'Process Group PGID: (none)'].join('\n');
 			},

@@ -24,7 +24,8 @@ const maxTurns = 100;
  * the hand-made fixtures say `{{cwd}}` and `{{prompt}}` instead.
  */
 const captured: Partial<Record<AgentName, {cwd: string; prompt: string}>> = {
-	pi: {cwd: '/tmp/aa/pi-ok/ws', prompt: 'Write hello.txt containing hi.'},
+	'pi': {cwd: '/tmp/aa/pi-ok/ws', prompt: 'Write hello.txt containing hi.'},
+	'qwen-code': {cwd: '/tmp/aa/qwen-ok/ws', prompt: 'Write hello.txt containing hi.'},
 };
 
 /** The agent's opening request from its fixture, with the workspace and the task prompt filled in. */
