@@ -66,7 +66,8 @@ export function startObservation(result: string): string {
 /** A read tool's result as the file's text. */
 export function fileText(result: string): string {
 	let text = unwrapJson(result).text;
-	if (/^(error\b|ENOENT|File not found)/i.test(text)) return `error: ${text.replace(/^error:?\s*/i, '')}`;
+	// An agent's own failure line, never a file that merely starts with the word.
+	if (/^(error: |ENOENT|File not found)/i.test(text)) return `error: ${text.replace(/^error: /i, '')}`;
 	const framed = /<content>\n([\s\S]*?)\n?<\/content>/.exec(text);
 	if (framed) text = framed[1]!.replace(/\n*\((End of file|Showing lines|Output capped)[^\n]*\)\s*$/, '');
 	text = text.replace(/^Showing lines \d+-\d+ of [^\n]* total lines\.\n\n---\n\n/, '');

@@ -16,7 +16,8 @@ t.test('a read tool\'s result is the file\'s text, whatever frame or numbering t
 	t.equal(fileText('3: three\n4: four\n'), '3: three\n4: four\n', 'lines numbered from 3 are the file\'s own text (the references read whole files)...');
 	t.equal(fileText('1: a\n3: c\n'), '1: a\n3: c\n', '...but numbers that are not consecutive are the file\'s own text');
 	t.equal(fileText('2024: a year\n'), '2024: a year\n', 'a line that starts with a number is content');
-	t.match(fileText('Error: File not found: /w/x'), /^error: /, 'an agent\'s error reads as a tool error');
+	t.match(fileText('Error: File not found: /w/x'), /^error: File not found/, 'an agent\'s error reads as a tool error');
+	t.equal(fileText('Errors are logged here.\n'), 'Errors are logged here.\n', 'a file that starts with the word is a file');
 });
 
 t.test('a shell tool\'s result reads as run_command\'s observation: the line\'s own exit marker, the output without the agent\'s labels', async t => {
