@@ -15,35 +15,44 @@ checkNoLeaks(t);
 const server = await scriptedServer(t);
 const client = new OpenAI({baseURL: server.url, apiKey: 'unused', maxRetries: 0});
 
-const agents: {agent: AgentName; api: 'chat' | 'responses'; title: boolean}[] = [
-	{agent: 'opencode', api: 'chat', title: true},
-	{agent: 'qwen-code', api: 'chat', title: false},
-	{agent: 'pi', api: 'chat', title: false},
-	{agent: 'codex', api: 'responses', title: false},
-	{agent: 'codex-shell', api: 'responses', title: false},
+// Each fixture with the agent that executes its calls; `title` is the agent's title request sent alongside.
+// `uses` is every tool the suite's calls go to: the dedicated tools where they fit, the shell for the rest.
+const toolSets: {fixture: string; agent: AgentName; api: 'chat' | 'responses'; title: string | null; uses: string[]}[] = [
+	// Captured: its system prompt cut short, so no working directory is named and read/write (absolute paths) go through bash.
+	{fixture: 'opencode', agent: 'opencode', api: 'chat', title: 'opencode-title', uses: ['bash']},
+	// Hand-made with opencode's environment block: read and write with absolute paths.
+	{fixture: 'opencode-env', agent: 'opencode', api: 'chat', title: null, uses: ['bash', 'read', 'write']},
+	{fixture: 'qwen-code', agent: 'qwen-code', api: 'chat', title: null, uses: ['read_file', 'run_shell_command', 'write_file']},
+	{fixture: 'pi', agent: 'pi', api: 'chat', title: null, uses: ['bash', 'read', 'write']},
+	{fixture: 'codex', agent: 'codex', api: 'responses', title: null, uses: ['exec_command']},
+	{fixture: 'codex-shell', agent: 'codex-shell', api: 'responses', title: null, uses: ['shell']},
 ];
 
-for (const {agent, api, title} of agents) {
-	t.test(`${agent}: every built-in task on its own tools`, async t => {
+for (const {fixture, agent, api, title, uses} of toolSets) {
+	t.test(`${fixture}: every built-in task on its own tools`, async t => {
 		const passed: string[] = [];
+		const used = new Set<string>();
 		for (const task of builtinTasks) {
 			const workspace = join(await realpath(await tempDir(t, `hlab-${agent}-`)), 'ws');
 			await task.setup(workspace);
 			const tools = new AgentTools(agent, workspace);
-			const body = await openingRequest(agent, workspace, task.prompt);
+			const body = await openingRequest(fixture, workspace, task.prompt);
+			const titleBody = title === null ? null : await openingRequest(title, workspace, task.prompt);
 			let run: AgentRun;
 			try {
-				run = api === 'chat' ? await driveChat(client, body, tools, title) : await driveResponses(client, body, tools);
+				run = api === 'chat' ? await driveChat(client, body, tools, titleBody) : await driveResponses(client, body, tools);
 			} finally {
 				tools.shell.endAll();
 			}
 			const grade = await task.grade(workspace, {deadlineMs: 60_000, finalText: run.finalText});
 			t.ok(grade.passed, `${task.id}: ${grade.details.replace(/\n/g, '; ')}`);
 			if (grade.passed) passed.push(task.id);
+			for (const call of run.calls) used.add(call.name);
 			const offered = new Set((body.tools as {name?: string; function?: {name: string}}[]).map(tool => tool.function?.name ?? tool.name));
 			t.ok(run.calls.every(call => offered.has(call.name)), `${task.id}: every call is one of the agent's own tools`);
-			if (title) t.ok(run.asides.length === 1 && run.asides[0]!.length > 0, `${task.id}: the title request got a text and used no step`);
+			if (title !== null) t.ok(run.asides.length === 1 && run.asides[0]!.length > 0, `${task.id}: the title request got a text and used no step`);
 		}
 		t.ok(passed.length >= 6, `${passed.length} of ${builtinTasks.length} tasks pass`);
+		t.same([...used].sort(), uses, `the calls went to ${uses.join(', ')}`);
 	});
 }

@@ -69,7 +69,8 @@ function toolsOf(agent: AgentName, tools: AgentTools): Record<string, Tool> {
 				return 'Wrote file successfully.';
 			},
 			bash: async args => {
-				if (typeof args.description !== 'string') throw new Error('description is required');
+				// Required by some versions, optional in 1.18.33; a string when given.
+				if (args.description !== undefined && typeof args.description !== 'string') throw new Error('description must be a string');
 				return (await shell(args.command)).output || '(no output)';
 			},
 		};

@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import OpenAI from 'openai';
 import {installRoot} from '../../../files/install-root.js';
-import type {AgentName, AgentTools} from './agent-tools.js';
+import type {AgentTools} from './agent-tools.js';
 
 /** A call the scripted provider made, as the agent executed it. */
 export interface MadeCall {
@@ -23,30 +23,30 @@ const maxTurns = 100;
  * Where a captured request (`{method, url, headers, body}`, from a real agent run) names its own workspace and prompt;
  * the hand-made fixtures say `{{cwd}}` and `{{prompt}}` instead.
  */
-const captured: Partial<Record<AgentName, {cwd: string; prompt: string}>> = {
+const captured: Record<string, {cwd: string; prompt: string}> = {
 	'pi': {cwd: '/tmp/aa/pi-ok/ws', prompt: 'Write hello.txt containing hi.'},
 	'qwen-code': {cwd: '/tmp/aa/qwen-ok/ws', prompt: 'Write hello.txt containing hi.'},
+	// The capture cut opencode's system prompt short, its environment block (the working directory) with it.
+	'opencode': {cwd: '/tmp/aa/opencode-ok/ws', prompt: 'Write hello.txt containing hi.'},
+	'opencode-title': {cwd: '/tmp/aa/opencode-ok/ws', prompt: 'Write hello.txt containing hi.'},
 };
 
-/** The agent's opening request from its fixture, with the workspace and the task prompt filled in. */
-export async function openingRequest(agent: AgentName, cwd: string, prompt: string): Promise<Record<string, unknown>> {
-	const text = await readFile(`${installRoot}/test/fixtures/agents/${agent}-request.json`, 'utf8');
-	const from = captured[agent] ?? {cwd: '{{cwd}}', prompt: '{{prompt}}'};
+/** The agent's opening request from its fixture (test/fixtures/agents/<fixture>-request.json), with the workspace and the task prompt filled in. */
+export async function openingRequest(fixture: string, cwd: string, prompt: string): Promise<Record<string, unknown>> {
+	const text = await readFile(`${installRoot}/test/fixtures/agents/${fixture}-request.json`, 'utf8');
+	const from = captured[fixture] ?? {cwd: '{{cwd}}', prompt: '{{prompt}}'};
 	// Filled inside the parsed JSON, so a prompt's quotes and newlines stay text.
 	const value = JSON.parse(text, (_key, field: unknown) => (typeof field === 'string' ? field.replaceAll(from.cwd, cwd).replaceAll(from.prompt, prompt) : field)) as Record<string, unknown>;
 	return 'body' in value ? value.body as Record<string, unknown> : value;
 }
 
 /** Plays the agent's loop over chat completions, streamed: request, execute the calls, resend the whole history, until a text with no calls. */
-export async function driveChat(client: OpenAI, body: Record<string, unknown>, tools: AgentTools, withTitle: boolean): Promise<AgentRun> {
+export async function driveChat(client: OpenAI, body: Record<string, unknown>, tools: AgentTools, title: Record<string, unknown> | null): Promise<AgentRun> {
 	const messages = [...body.messages as OpenAI.ChatCompletionMessageParam[]];
 	const run: AgentRun = {finalText: null, calls: [], asides: []};
 	for (let turn = 0; turn < maxTurns; turn += 1) {
 		// opencode asks for a title, without tools, alongside its first turn.
-		if (withTitle && turn === 0) {
-			const title = await client.chat.completions.create({model: body.model as string, stream: false, messages: [{role: 'system', content: 'You are a title generator.'}, ...messages.filter(message => message.role === 'user')]});
-			run.asides.push(title.choices[0]!.message.content ?? '');
-		}
+		if (title && turn === 0) run.asides.push((await streamedChat(client, title)).content);
 		const reply = await streamedChat(client, {...body, messages});
 		messages.push({role: 'assistant', content: reply.content, ...(reply.calls.length > 0 ? {tool_calls: reply.calls} : {})});
 		if (reply.calls.length === 0) return {...run, finalText: reply.content};
