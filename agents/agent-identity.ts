@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {digestJson} from '../files/digest.js';
-import {adapters, AdapterId} from './adapters.js';
+import {AdapterId} from './adapter-id.js';
+import {adapters} from './adapters/index.js';
 import {AgentPackage, type AgentSpec} from './agent-spec.js';
 import type {InstallManifest} from './store/install-manifest.js';
 

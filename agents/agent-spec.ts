@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {AdapterId} from './adapters.js';
+import {AdapterId} from './adapter-id.js';
 import {ExactVersion} from './exact-version.js';
 import {PackageName} from './package-name.js';
 

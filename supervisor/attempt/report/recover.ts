@@ -50,10 +50,11 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	const report = buildReport({
 		attemptId: attempt?.attempt_id ?? 'unknown',
 		side: attempt?.side ?? 'baseline',
-		timing: attempt?.host ? 'supervised-host' : 'in-process',
+		timing: attempt?.host || attempt?.agent ? 'supervised-host' : 'in-process',
 		placement: attempt?.placement ?? 'local',
 		queue: attempt?.queue ?? null,
 		host: attempt?.host ?? null,
+		agent: attempt?.agent ?? null,
 		// Without attempt.json nobody recorded what ran: never contained.
 		integrity: attempt?.integrity ?? {label: 'trusted-code', reasons: ['attempt-record-missing']},
 		plan,

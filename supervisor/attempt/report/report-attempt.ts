@@ -17,6 +17,7 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		placement: services.placement.kind,
 		queue: services.placement.kind === 'queue' ? services.placement.remote.queue : null,
 		host: hostRef(services.host),
+		agent: services.agent?.identity ?? null,
 		integrity: services.integrity,
 		plan: attempt.plan,
 		completion: attempt.signal.aborted ? 'interrupted' : 'finished',
@@ -35,8 +36,8 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 	return report;
 }
 
-/** A host attempt is timed as supervised processes even when its host could not be measured; a queued one as its nodes execute. */
+/** A host or agent attempt is timed as supervised processes even when its host or agent was refused; a queued one as its nodes execute. */
 function timingOf(attempt: AttemptContext, services: Services): Timing {
-	if ((attempt.options.candidateHost ?? null) !== null) return 'supervised-host';
+	if ((attempt.options.candidateHost ?? null) !== null || (attempt.options.agentSpec ?? null) !== null) return 'supervised-host';
 	return services.placement.kind === 'local' ? services.placement.executor.timing : services.placement.remote.timing;
 }

@@ -1,0 +1,43 @@
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import t from 'tap';
+import {AgentTaskRecord} from '../../supervisor/agent/index.js';
+import {Report} from '../../supervisor/attempt/report/report-schema.js';
+import {hlab} from '../hlab.js';
+import {answerFromPrompt} from '../../tasks/answer_from_prompt/task.js';
+import {checkNoLeaks} from '../leak-check.js';
+import {tempDir} from '../temp-dir.js';
+import {freezeAgentPlan, solvingAgent, writeCommandAgent} from '../supervisor/agent/command-agents.js';
+
+checkNoLeaks(t);
+
+const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
+
+t.test('hlab eval --plan --agent: a command agent solves answer_from_prompt through its task\'s metering proxy, graded independently', async t => {
+	const dir = await tempDir(t, 'hlab-agent-e2e-');
+	const plan = await freezeAgentPlan(t, dir);
+	const agent = await writeCommandAgent(dir, 'solver', solvingAgent);
+	const artifacts = join(dir, 'side');
+	const run = await hlab(['eval', '--plan', plan, '--agent', agent.spec, '--artifacts', artifacts, '--json']);
+	t.equal(run.record.exit_code, 0, run.stderr);
+	const report = Report.parse(await readJson(join(artifacts, 'report.json')));
+	t.equal(report.passed, true);
+	t.equal(report.side, 'candidate', 'an agent side is the candidate unless --side says otherwise');
+	t.equal(report.timing, 'supervised-host');
+	t.match(report.agent, {schema: 'harness-lab/agent-identity@1', adapter: 'command', adapter_version: 1, package: null});
+	const task = report.tasks[0]!;
+	t.equal(task.status, 'passed', task.message ?? '');
+	t.equal(task.outcome?.final_text, 'The job finished at 12:25.', 'the collected answer is what the grader read');
+	t.match(task.usage, {turns: 1, token_source: 'provider'}, 'the usage is what the proxy metered');
+	t.equal(task.usage_claim, null, 'a command claims no usage');
+	const attempt = await readJson(join(artifacts, 'attempt.json')) as {agent: unknown; executor: string};
+	t.strictSame(attempt.agent, report.agent, 'attempt.json names the same agent');
+	t.equal(attempt.executor, 'agent');
+	const folder = join(artifacts, 'tasks', '001-answer_from_prompt');
+	const record = AgentTaskRecord.parse(await readJson(join(folder, 'agent-task.json')));
+	t.match(record, {exit_code: 0, failure: null, requests: 1, last_exchange: {status: 200, refused: false}, final_text: 'The job finished at 12:25.'});
+	t.equal(record.argv.at(-1), answerFromPrompt.prompt, 'the task is the last argument');
+	t.equal(record.argv[0], agent.script, 'the script beside the spec');
+	for (const file of ['stdout.log', 'stderr.log', 'process.json', 'messages.jsonl', 'metering.json']) t.ok(task.evidence[file.replace(/\.\w+$/, '')], `${file} is in the evidence`);
+	t.match(await readFile(join(folder, 'messages.jsonl'), 'utf8'), /"role":"assistant","content":"The job finished at 12:25."/);
+});
