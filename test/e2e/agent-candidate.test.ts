@@ -3,6 +3,7 @@ import {join} from 'node:path';
 import t from 'tap';
 import {AgentTaskRecord} from '../../supervisor/agent/index.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
+import {Decision} from '../../supervisor/compare/decision-schema.js';
 import {hlab} from '../hlab.js';
 import {answerFromPrompt} from '../../tasks/answer_from_prompt/task.js';
 import {checkNoLeaks} from '../leak-check.js';
@@ -40,4 +41,28 @@ t.test('hlab eval --plan --agent: a command agent solves answer_from_prompt thro
 	t.equal(record.argv[0], agent.script, 'the script beside the spec');
 	for (const file of ['stdout.log', 'stderr.log', 'process.json', 'messages.jsonl', 'metering.json']) t.ok(task.evidence[file.replace(/\.\w+$/, '')], `${file} is in the evidence`);
 	t.match(await readFile(join(folder, 'messages.jsonl'), 'utf8'), /"role":"assistant","content":"The job finished at 12:25."/);
+});
+
+t.test('two agent sides of one plan are compared on the whole attempts\' wall times from the supervisor\'s records, each side naming its agent', async t => {
+	const dir = await tempDir(t, 'hlab-agent-compare-');
+	const plan = await freezeAgentPlan(t, dir);
+	const baseline = await writeCommandAgent(dir, 'baseline-agent', solvingAgent);
+	const candidate = await writeCommandAgent(dir, 'candidate-agent', `await new Promise(resolve => setTimeout(resolve, 50));\n${solvingAgent}`);
+	for (const [side, agent] of [['baseline', baseline], ['candidate', candidate]] as const) {
+		const run = await hlab(['eval', '--plan', plan, '--agent', agent.spec, '--side', side, '--artifacts', join(dir, side), '--json']);
+		t.equal(run.record.exit_code, 0, run.stderr);
+	}
+	const decisionPath = join(dir, 'decision.json');
+	const compared = await hlab(['eval', '--compare', `${join(dir, 'baseline', 'report.json')},${join(dir, 'candidate', 'report.json')}`, '--decision-output', decisionPath, '--json']);
+	const decision = Decision.parse(await readJson(decisionPath));
+	t.equal(decision.timing?.kind, 'supervised', decision.timing?.message ?? compared.stderr);
+	const spans = async (side: string): Promise<number> => {
+		const record = AgentTaskRecord.parse(await readJson(join(dir, side, 'tasks', '001-answer_from_prompt', 'agent-task.json')));
+		return record.ended_ms - record.started_ms;
+	};
+	t.equal(decision.timing?.baseline_wall_ms, await spans('baseline'), 'the baseline\'s whole attempt is its one launch\'s span');
+	t.equal(decision.timing?.candidate_wall_ms, await spans('candidate'));
+	t.match(decision.baseline.agent, {adapter: 'command'});
+	t.match(decision.candidate.agent, {adapter: 'command'});
+	t.equal(decision.candidate.agent?.config_digest, decision.baseline.agent?.config_digest, 'both specs have the same (empty) config');
 });
