@@ -1,7 +1,7 @@
 export {runHostTask} from './run-host-task.js';
 export {openHostSession, closeHostSession, readHostWall, hostDirOf, HostSessionError, type HostSession} from './host-session.js';
 export {identifyHost} from './host-identity.js';
-export {supervisedTiming, type SideTiming, type OtherSupervisedSide} from './supervised-timing.js';
+export {supervisedTiming, type SideTiming} from './supervised-timing.js';
 export {HostAttemptRecord, HostTaskRecord, ProxyRefusals} from './host-records.js';
 export {HostFailureReason} from './host-failure.js';
 export {writeMeteringRecord} from './metering-record.js';
