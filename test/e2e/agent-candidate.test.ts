@@ -2,6 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {AgentTaskRecord} from '../../supervisor/agent/index.js';
+import {reportSummary} from '../../supervisor/attempt/index.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
 import {hlab} from '../hlab.js';
@@ -41,6 +42,11 @@ t.test('hlab eval --plan --agent: a command agent solves answer_from_prompt thro
 	t.equal(record.argv[0], agent.script, 'the script beside the spec');
 	for (const file of ['stdout.log', 'stderr.log', 'process.json', 'messages.jsonl', 'metering.json']) t.ok(task.evidence[file.replace(/\.\w+$/, '')], `${file} is in the evidence`);
 	t.match(await readFile(join(folder, 'messages.jsonl'), 'utf8'), /"role":"assistant","content":"The job finished at 12:25."/);
+	t.match(reportSummary(artifacts, report), /supervised-host agent command\)/, 'the summary names the agent');
+	const page = join(dir, 'side.html');
+	const written = await hlab(['report', artifacts, '--output', page]);
+	t.equal(written.record.exit_code, 0, written.stderr);
+	t.match(await readFile(page, 'utf8'), /command adapter v1: a script beside its spec, config [0-9a-f]{12}/, 'the HTML report carries the agent\'s identity');
 });
 
 t.test('two agent sides of one plan are compared on the whole attempts\' wall times from the supervisor\'s records, each side naming its agent', async t => {
