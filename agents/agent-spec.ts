@@ -38,7 +38,7 @@ const common = {
 	env: z.array(variableName).default([]),
 };
 
-const packaged = (adapter: Exclude<AdapterId, 'command'>) =>
+const packaged = <Id extends Exclude<AdapterId, 'command'>>(adapter: Id) =>
 	z.strictObject({
 		...common,
 		adapter: z.literal(adapter),
