@@ -72,3 +72,20 @@ t.test('two agent sides of one plan are compared on the whole attempts\' wall ti
 	t.match(decision.candidate.agent, {adapter: 'command'});
 	t.equal(decision.candidate.agent?.config_digest, decision.baseline.agent?.config_digest, 'both specs have the same (empty) config');
 });
+
+t.test('--agent is refused beside another candidate in one line, and a sandboxed plan refuses an agent side rather than run it uncontained', async t => {
+	const dir = await tempDir(t, 'hlab-agent-refusals-');
+	const plan = await freezeAgentPlan(t, dir);
+	const agent = await writeCommandAgent(dir, 'solver', solvingAgent);
+	const both = await hlab(['eval', '--plan', plan, '--agent', agent.spec, '--candidate', agent.script, '--artifacts', join(dir, 'both')]);
+	t.equal(both.record.exit_code, 2);
+	t.match(both.stderr, /^hlab: give at most one of --agent, --candidate, --candidate-host and --candidate-cartridge\n$/);
+
+	const sandboxed = await freezeAgentPlan(t, dir, {sandbox: true, name: 'sandboxed'});
+	const artifacts = join(dir, 'sandboxed-side');
+	const run = await hlab(['eval', '--plan', sandboxed, '--agent', agent.spec, '--artifacts', artifacts, '--json']);
+	t.equal(run.record.exit_code, 1, run.stderr);
+	const report = Report.parse(await readJson(join(artifacts, 'report.json')));
+	t.match(report.tasks[0], {status: 'failed', reason: 'init', message: /--sandbox for agents is not built/});
+	t.equal(report.tasks[0]!.evidence.agent_task, undefined, 'no agent ran');
+});
