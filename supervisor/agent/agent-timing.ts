@@ -24,11 +24,36 @@ export async function readAgentTiming(reportPath: string): Promise<SideTiming | 
 	}
 	const agent = report.agent ?? null;
 	if (agent === null) return null;
-	const evidence = dirname(reportPath);
+	const read = await readAgentTasks(dirname(reportPath), report.task_ids, agent);
+	if (typeof read === 'string') return read;
+	return {
+		report: reportPath,
+		host_dir: dirname(reportPath),
+		binary_digest: agent.installed_digest ?? agent.config_digest,
+		tasks: read.tasks,
+		wall_ms: read.tasks.reduce((sum, task) => sum + (task.wall_ms ?? 0), 0),
+		attempt_wall_ms: read.attemptWallMs,
+		complete: read.tasks.every(task => task.wall_ms !== null),
+	};
+}
+
+/**
+ * The whole attempt's wall time of an agent side as the supervisor measured it (first launch started to last launch
+ * ended, monotonic), with the per-task sum beside it: what its report states, as a host side's does.
+ */
+export async function readAgentWall(evidence: string, taskIds: string[], agent: AgentIdentity): Promise<{attempt_wall_ms: number | null; task_sum_ms: number | null}> {
+	const read = await readAgentTasks(evidence, taskIds, agent);
+	if (typeof read === 'string') return {attempt_wall_ms: null, task_sum_ms: null};
+	const launched = read.tasks.filter(task => task.wall_ms !== null);
+	return {attempt_wall_ms: read.attemptWallMs, task_sum_ms: launched.length === 0 ? null : launched.reduce((sum, task) => sum + task.wall_ms!, 0)};
+}
+
+/** Each task's launch in frozen order (null wall: it never launched), or a sentence naming a record that does not check out. */
+async function readAgentTasks(evidence: string, taskIds: string[], agent: AgentIdentity): Promise<{tasks: SideTiming['tasks']; attemptWallMs: number | null} | string> {
 	const tasks: SideTiming['tasks'] = [];
 	const spans: Array<{started: number; ended: number}> = [];
-	for (const [index, id] of report.task_ids.entries()) {
-		const dir = join(evidence, taskDirName(index, id, report.task_ids.length));
+	for (const [index, id] of taskIds.entries()) {
+		const dir = join(evidence, taskDirName(index, id, taskIds.length));
 		if (!existsSync(join(dir, 'agent-task.json'))) {
 			tasks.push({task_id: id, wall_ms: null});
 			continue;
@@ -38,15 +63,8 @@ export async function readAgentTiming(reportPath: string): Promise<SideTiming | 
 		tasks.push({task_id: id, wall_ms: checked.wall_ms});
 		spans.push({started: checked.started_ms, ended: checked.ended_ms});
 	}
-	return {
-		report: reportPath,
-		host_dir: evidence,
-		binary_digest: agent.installed_digest ?? agent.config_digest,
-		tasks,
-		wall_ms: tasks.reduce((sum, task) => sum + (task.wall_ms ?? 0), 0),
-		attempt_wall_ms: spans.length === 0 ? null : Math.max(...spans.map(span => span.ended)) - Math.min(...spans.map(span => span.started)),
-		complete: tasks.every(task => task.wall_ms !== null),
-	};
+	const attemptWallMs = spans.length === 0 ? null : Math.max(...spans.map(span => span.ended)) - Math.min(...spans.map(span => span.started));
+	return {tasks, attemptWallMs};
 }
 
 /** One task's records: this agent, this task, and a process record that agrees with the verdict on the wall time. */

@@ -70,6 +70,9 @@ t.test('two agent sides of one plan are compared on the whole attempts\' wall ti
 	t.equal(decision.timing?.candidate_wall_ms, await spans('candidate'));
 	t.match(decision.baseline.agent, {adapter: 'command'});
 	t.match(decision.candidate.agent, {adapter: 'command'});
+	t.match(decision.checks.find(check => check.rule === 'metering'), {satisfied: true, message: /metered by the supervisor at the provider boundary/}, 'the metering check covers agent sides');
+	const report = Report.parse(await readJson(join(dir, 'candidate', 'report.json')));
+	t.match(report.host_measure, {attempt_wall_ms: await spans('candidate'), usage_source: 'provider-proxy', usage_differences: []}, 'the report states the supervisor\'s measure');
 	t.equal(decision.candidate.agent?.config_digest, decision.baseline.agent?.config_digest, 'both specs have the same (empty) config');
 });
 
