@@ -130,8 +130,8 @@ async function judgeAndRecord(input: AgentTaskInput, ran: Ran): Promise<AgentTas
 		home: ran.home, endedBySupervisor: record.failure !== null,
 	};
 	const adapter = adapterOf(input.agent.loaded.spec);
-	const collected = attempt((): AgentCollected => adapter.collect(outputs));
-	const classification = collected === null ? null : attempt((): AgentClassification => adapter.classify(outputs, collected));
+	const collected = orNull((): AgentCollected => adapter.collect(outputs));
+	const classification = collected === null ? null : orNull((): AgentClassification => adapter.classify(outputs, collected));
 	const last = proxy.lastExchange();
 	const failure = judgeAgent(record, classification, last);
 	const metered = proxy.usage();
@@ -180,7 +180,7 @@ function evidenceKey(file: string): string {
 }
 
 /** An adapter that throws reading the output is an adapter that could not read it: null, and the verdict says so. */
-function attempt<T>(read: () => T): T | null {
+function orNull<T>(read: () => T): T | null {
 	try {
 		return read();
 	} catch {

@@ -167,6 +167,7 @@ function forward({target, apiKey, incoming, outgoing, counts, flavour, request: 
 			if (reading !== null) countTurn(counts, json, reading);
 		});
 		response.on('error', () => {
+			if (exchange !== null) Object.assign(exchange, {status: 502, message: 'the provider\'s answer broke off before its end'});
 			if (flavour !== null) counts.meter.addUnreported();
 			outgoing.destroy();
 		});
