@@ -39,7 +39,6 @@ export const runMode: EvalMode = {
 			.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 			.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
 			.option('--candidate-cartridge <dir>', 'with a cartridge plan: a changed cartridge whose harness runs the plan\'s cases (its cases, collectors and graders must be the plan\'s)', absolutePath)
-			.option('--agent <spec>', 'third-party agent spec (agent.json or YAML) whose agent CLI runs every task through its adapter, as a supervised process tree behind the task\'s own metering proxy', absolutePath)
 			.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host/--agent, else baseline)')
 			.option('--keep-workdirs', 'keep task workspaces in the evidence')
 			.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')

@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises';
+import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {AgentTaskRecord} from '../../supervisor/agent/index.js';
@@ -91,4 +91,28 @@ t.test('--agent is refused beside another candidate in one line, and a sandboxed
 	const report = Report.parse(await readJson(join(artifacts, 'report.json')));
 	t.match(report.tasks[0], {status: 'failed', reason: 'init', message: /--sandbox for agents is not built/});
 	t.equal(report.tasks[0]!.evidence.agent_task, undefined, 'no agent ran');
+});
+
+t.test('a plan frozen with --agent runs that agent as its baseline, and refuses it once its identity changed', async t => {
+	const dir = await tempDir(t, 'hlab-agent-frozen-');
+	const agent = await writeCommandAgent(dir, 'frozen-agent', solvingAgent);
+	const plan = join(dir, 'plan.json');
+	const frozen = await hlab(['eval', '--provider', 'scripted', '--model', 'reference', '--task', 'answer_from_prompt', '--agent', agent.spec, '--freeze', plan, '--json']);
+	t.equal(frozen.record.exit_code, 0, frozen.stderr);
+	const planned = await readJson(plan) as {agent: {spec: string; identity: unknown}};
+	t.equal(planned.agent.spec, agent.spec);
+
+	const run = await hlab(['eval', '--plan', plan, '--artifacts', join(dir, 'baseline'), '--json']);
+	t.equal(run.record.exit_code, 0, run.stderr);
+	const report = Report.parse(await readJson(join(dir, 'baseline', 'report.json')));
+	t.equal(report.side, 'baseline');
+	t.equal(report.timing, 'supervised-host');
+	t.strictSame(report.agent, planned.agent.identity, 'the baseline ran the frozen agent');
+	t.equal(report.tasks[0]!.status, 'passed');
+
+	await writeFile(agent.spec, JSON.stringify({...JSON.parse(await readFile(agent.spec, 'utf8')), flags: ['--faster']}));
+	const refused = await hlab(['eval', '--plan', plan, '--artifacts', join(dir, 'changed'), '--json']);
+	t.equal(refused.record.exit_code, 1, refused.stderr);
+	const changed = Report.parse(await readJson(join(dir, 'changed', 'report.json')));
+	t.match(changed.tasks[0], {reason: 'admission', message: /is not the one the plan froze: flags was \[\] when frozen, is \["--faster"\] now/});
 });

@@ -46,6 +46,6 @@ async function supervisedWall(attempt: AttemptContext, services: Services): Prom
 
 /** A host or agent attempt is timed as supervised processes even when its host or agent was refused; a queued one as its nodes execute. */
 function timingOf(attempt: AttemptContext, services: Services): Timing {
-	if ((attempt.options.candidateHost ?? null) !== null || (attempt.options.agentSpec ?? null) !== null) return 'supervised-host';
+	if ((attempt.options.candidateHost ?? null) !== null || (attempt.options.agentSpec ?? null) !== null || services.agent !== null || (attempt.plan.agent !== undefined && attempt.side === 'baseline')) return 'supervised-host';
 	return services.placement.kind === 'local' ? services.placement.executor.timing : services.placement.remote.timing;
 }
