@@ -6,3 +6,4 @@ export {installAgent, verifyAgent} from './agent-store.js';
 export {InstallManifest} from './store/install-manifest.js';
 export {adapterOf} from './adapters/index.js';
 export type {AgentTask, AgentLaunch, AgentOutputs, AgentCollected, AgentClassification} from './adapter-contract.js';
+export {identifyAgent} from './identify-agent.js';

@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {agentIdentity, readAgentSpec, verifyAgent, type AgentIdentity, type LoadedSpec} from '../../agents/index.js';
+import {identifyAgent, readAgentSpec, type AgentIdentity, type LoadedSpec} from '../../agents/index.js';
 
 /** An agent spec read, its installed package verified file by file, its identity measured: ready to run tasks. */
 export interface AdmittedAgent {
@@ -21,13 +21,10 @@ export async function admitAgent(specPath: string, store?: string): Promise<Agen
 	const read = await readAgentSpec(specPath);
 	if (!read.ok) return {ok: false, message: read.message};
 	const {loaded} = read;
-	const verified = await verifyAgent(loaded.spec, store);
-	if (!verified.ok && verified.reason !== 'no_package') {
-		// The store's message names the first file that changed, was added or removed.
-		return {ok: false, message: `the agent of ${loaded.path} is refused: ${verified.message}`};
-	}
+	const identified = await identifyAgent(loaded, store);
+	// The store's message names the first file that changed, was added or removed.
+	if (!identified.ok) return {ok: false, message: `the agent of ${loaded.path} is refused: ${identified.message}`};
 	const prompt = loaded.spec.config.system_prompt_file;
 	const systemPrompt = prompt === undefined ? null : await readFile(join(loaded.dir, prompt), 'utf8');
-	if (verified.ok) return {ok: true, agent: {loaded, identity: verified.identity, packageDir: verified.dir, systemPrompt}};
-	return {ok: true, agent: {loaded, identity: agentIdentity(loaded.spec, null), packageDir: null, systemPrompt}};
+	return {ok: true, agent: {loaded, identity: identified.identity, packageDir: identified.packageDir, systemPrompt}};
 }

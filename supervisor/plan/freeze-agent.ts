@@ -1,4 +1,4 @@
-import {agentIdentity, readAgentSpec, verifyAgent} from '../../agents/index.js';
+import {identifyAgent, readAgentSpec} from '../../agents/index.js';
 import {InputError} from '../input-error.js';
 import type {Plan} from './plan-schema.js';
 
@@ -7,13 +7,11 @@ class AgentFreezeError extends InputError {
 	readonly reason = 'agent';
 }
 
-/** The baseline agent as a plan freezes it: the spec's path and the identity of its verified installation. */
+/** The baseline agent as a plan freezes it: the spec's path and the identity of its verified installation (or script). */
 export async function freezeAgent(specPath: string): Promise<NonNullable<Plan['agent']>> {
 	const read = await readAgentSpec(specPath);
 	if (!read.ok) throw new AgentFreezeError(read.message);
-	const {spec, path} = read.loaded;
-	const verified = await verifyAgent(spec);
-	if (verified.ok) return {spec: path, identity: verified.identity};
-	if (verified.reason === 'no_package') return {spec: path, identity: agentIdentity(spec, null)};
-	throw new AgentFreezeError(`--agent ${path}: ${verified.message}`);
+	const identified = await identifyAgent(read.loaded);
+	if (!identified.ok) throw new AgentFreezeError(`--agent ${read.loaded.path}: ${identified.message}`);
+	return {spec: read.loaded.path, identity: identified.identity};
 }

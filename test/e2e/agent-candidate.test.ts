@@ -26,7 +26,7 @@ t.test('hlab eval --plan --agent: a command agent solves answer_from_prompt thro
 	t.equal(report.passed, true);
 	t.equal(report.side, 'candidate', 'an agent side is the candidate unless --side says otherwise');
 	t.equal(report.timing, 'supervised-host');
-	t.match(report.agent, {schema: 'harness-lab/agent-identity@1', adapter: 'command', adapter_version: 1, package: null});
+	t.match(report.agent, {schema: 'harness-lab/agent-identity@1', adapter: 'command', adapter_version: 1, package: null, installed_digest: null, executable_digest: /^sha256:[0-9a-f]{64}$/});
 	const task = report.tasks[0]!;
 	t.equal(task.status, 'passed', task.message ?? '');
 	t.equal(task.outcome?.final_text, 'The job finished at 12:25.', 'the collected answer is what the grader read');
@@ -109,6 +109,13 @@ t.test('a plan frozen with --agent runs that agent as its baseline, and refuses 
 	t.equal(report.timing, 'supervised-host');
 	t.strictSame(report.agent, planned.agent.identity, 'the baseline ran the frozen agent');
 	t.equal(report.tasks[0]!.status, 'passed');
+
+	const script = await readFile(agent.script, 'utf8');
+	await writeFile(agent.script, `${script}\n// changed after the freeze\n`);
+	const edited = await hlab(['eval', '--plan', plan, '--artifacts', join(dir, 'edited'), '--json']);
+	t.equal(edited.record.exit_code, 1, edited.stderr);
+	t.match(Report.parse(await readJson(join(dir, 'edited', 'report.json'))).tasks[0], {reason: 'admission', message: /is not the one the plan froze: executable_digest was "sha256:/}, 'a changed script beside the spec is a changed agent');
+	await writeFile(agent.script, script);
 
 	await writeFile(agent.spec, JSON.stringify({...JSON.parse(await readFile(agent.spec, 'utf8')), flags: ['--faster']}));
 	const refused = await hlab(['eval', '--plan', plan, '--artifacts', join(dir, 'changed'), '--json']);
