@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {AdapterId} from './adapters.js';
+import {AdapterId} from './adapter-id.js';
 import {ExactVersion} from './exact-version.js';
 import {PackageName} from './package-name.js';
 
@@ -38,7 +38,7 @@ const common = {
 	env: z.array(variableName).default([]),
 };
 
-const packaged = (adapter: Exclude<AdapterId, 'command'>) =>
+const packaged = <Id extends Exclude<AdapterId, 'command'>>(adapter: Id) =>
 	z.strictObject({
 		...common,
 		adapter: z.literal(adapter),
