@@ -6,7 +6,8 @@ import type {Sandbox} from './sandbox-options.js';
 
 /**
  * The argv that runs `argv` in `cwd` under bubblewrap. Order matters: the read-only root, fresh /dev, /proc and a
- * private /tmp; what must stay readable; the hidden paths (they win over it); the writable ones (they may lie inside
+ * private /tmp; what must stay readable (the hidden paths inside it win; what lies inside a hidden folder is bound after
+ * it); the hidden paths; the writable ones (they may lie inside
  * a hidden one); then the hidden directories become read-only. No `--new-session`: the command must stay in the
  * process group that ends it.
  */
@@ -15,6 +16,7 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 	const dirs = hidden.filter(entry => statSync(entry).isDirectory());
 	const files = hidden.filter(entry => !dirs.includes(entry));
 	const bridged = throughBridges(sandbox, argv);
+	const readable = besideHidden([...runtimeUnderTmp(), ...bridged.readable, ...sandbox.readable.map(entry => path.resolve(entry))].filter(entry => existsSync(entry)), dirs);
 	return [
 		bwrap,
 		...namespaceArgs(sandbox.network),
@@ -22,9 +24,10 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 		'--dev', '/dev',
 		'--proc', '/proc',
 		'--tmpfs', '/tmp',
-		...[...runtimeUnderTmp(), ...bridged.readable, ...sandbox.readable.map(entry => path.resolve(entry))].filter(entry => existsSync(entry)).flatMap(entry => ['--ro-bind', entry, entry]),
+		...readable.around.flatMap(entry => ['--ro-bind', entry, entry]),
 		...dirs.flatMap(dir => ['--tmpfs', dir]),
 		...files.flatMap(file => ['--ro-bind', '/dev/null', file]),
+		...readable.inside.flatMap(entry => ['--ro-bind', entry, entry]),
 		...sandbox.writable.map(entry => path.resolve(entry)).flatMap(dir => ['--bind', dir, dir]),
 		...dirs.flatMap(dir => ['--remount-ro', dir]),
 		'--chdir', cwd,
@@ -43,6 +46,15 @@ function throughBridges(sandbox: Sandbox, argv: string[]): {argv: string[]; read
 		argv: [process.execPath, bridgeMain, ...bridges.flatMap(bridge => ['--bridge', `${bridge.port}=${bridge.socket}`]), '--', ...argv],
 		readable: [path.dirname(bridgeMain), ...bridges.map(bridge => path.dirname(bridge.socket))],
 	};
+}
+
+/**
+ * A readable path that holds hidden ones is bound first, so that they win over it; one inside a hidden folder (an agent's
+ * package in the store under home) is bound after that folder is emptied, so that it stays.
+ */
+function besideHidden(readable: string[], hiddenDirs: string[]): {around: string[]; inside: string[]} {
+	const insideHidden = (entry: string): boolean => hiddenDirs.some(dir => entry === dir || entry.startsWith(dir === '/' ? '/' : `${dir}/`));
+	return {around: readable.filter(entry => !insideHidden(entry)), inside: readable.filter(insideHidden)};
 }
 
 /** A hidden path inside another hidden one is already gone, and mounting over it again would fail on a read-only remount. */

@@ -1,6 +1,12 @@
+import {once} from 'node:events';
 import {readFile, writeFile} from 'node:fs/promises';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {homedir, networkInterfaces} from 'node:os';
 import {join} from 'node:path';
-import t from 'tap';
+import t, {type Test} from 'tap';
+import {installRoot} from '../../files/install-root.js';
+import {checkSandbox} from '../../process/index.js';
 import {AgentTaskRecord} from '../../supervisor/agent/index.js';
 import {reportSummary} from '../../supervisor/attempt/index.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
@@ -12,6 +18,23 @@ import {tempDir} from '../temp-dir.js';
 import {freezeAgentPlan, solvingAgent, writeCommandAgent} from '../supervisor/agent/command-agents.js';
 
 checkNoLeaks(t);
+
+const sandbox = checkSandbox();
+const sandboxSkip = sandbox.ok ? false : sandbox.reason;
+
+/** A service answering 200 on `address`, its URL. */
+async function listen(t: Test, address: string): Promise<string> {
+	const server = createServer((_request, response) => response.end('a service'));
+	server.listen(0, address);
+	await once(server, 'listening');
+	t.teardown(() => new Promise<void>(resolve => server.close(() => resolve())));
+	return `http://${address}:${(server.address() as AddressInfo).port}/`;
+}
+
+/** An address of this machine that is not loopback, when it has one. */
+function outsideAddress(): string | null {
+	return Object.values(networkInterfaces()).flat().find(entry => entry !== undefined && entry.family === 'IPv4' && !entry.internal)?.address ?? null;
+}
 
 const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
 
@@ -76,21 +99,50 @@ t.test('two agent sides of one plan are compared on the whole attempts\' wall ti
 	t.equal(decision.candidate.agent?.config_digest, decision.baseline.agent?.config_digest, 'both specs have the same (empty) config');
 });
 
-t.test('--agent is refused beside another candidate in one line, and a sandboxed plan refuses an agent side rather than run it uncontained', async t => {
+t.test('--agent is refused beside another candidate in one line', async t => {
 	const dir = await tempDir(t, 'hlab-agent-refusals-');
 	const plan = await freezeAgentPlan(t, dir);
 	const agent = await writeCommandAgent(dir, 'solver', solvingAgent);
 	const both = await hlab(['eval', '--plan', plan, '--agent', agent.spec, '--candidate', agent.script, '--artifacts', join(dir, 'both')]);
 	t.equal(both.record.exit_code, 2);
 	t.match(both.stderr, /^hlab: give at most one of --agent, --candidate, --candidate-host and --candidate-cartridge\n$/);
+});
 
-	const sandboxed = await freezeAgentPlan(t, dir, {sandbox: true, name: 'sandboxed'});
-	const artifacts = join(dir, 'sandboxed-side');
-	const run = await hlab(['eval', '--plan', sandboxed, '--agent', agent.spec, '--artifacts', artifacts, '--json']);
-	t.equal(run.record.exit_code, 1, run.stderr);
-	const report = Report.parse(await readJson(join(artifacts, 'report.json')));
-	t.match(report.tasks[0], {status: 'failed', reason: 'init', message: /--sandbox for agents is not built/});
-	t.equal(report.tasks[0]!.evidence.agent_task, undefined, 'no agent ran');
+/** An agent that solves the task, then reports what else it could reach: another loopback service, a host that is not loopback, home, the suite's expected data. */
+const pryingAgent = `${solvingAgent.replace('console.log(answer);', '')}
+const {readdirSync} = await import('node:fs');
+const reach = async url => {
+	try { return 'HTTP ' + (await fetch(url, {signal: AbortSignal.timeout(3000)})).status; } catch (error) { return 'ERR ' + (error.cause?.code ?? error.name); }
+};
+const list = dir => { try { return readdirSync(dir).length + ' entries'; } catch (error) { return error.code; } };
+const seen = {other: await reach(process.env.OTHER_URL), outside: await reach(process.env.OUTSIDE_URL), home: list(process.env.USER_HOME), expected: list(process.env.EXPECTED_DIR)};
+console.error(JSON.stringify(seen));
+console.log(answer);`;
+
+t.test('under --sandbox an agent solves its task through its proxy, and reaches nothing else: no other service, no host beyond loopback, no home, no expected data', {skip: sandboxSkip}, async t => {
+	const dir = await tempDir(t, 'hlab-agent-sandbox-');
+	const other = await listen(t, '127.0.0.1');
+	const outside = outsideAddress();
+	const env = {OTHER_URL: other, OUTSIDE_URL: outside === null ? 'http://192.0.2.1:9/' : await listen(t, outside), USER_HOME: homedir(), EXPECTED_DIR: join(installRoot, 'tasks', 'answer_from_prompt')};
+	const agent = await writeCommandAgent(dir, 'prying', pryingAgent, {env: Object.keys(env)});
+	const seenBy = async (sandbox: boolean): Promise<Record<string, string>> => {
+		const plan = await freezeAgentPlan(t, dir, {sandbox, name: sandbox ? 'sandboxed' : 'open'});
+		const artifacts = join(dir, sandbox ? 'sandboxed-side' : 'open-side');
+		const run = await hlab(['eval', '--plan', plan, '--agent', agent.spec, '--artifacts', artifacts, '--json'], {env});
+		t.equal(run.record.exit_code, 0, run.stderr);
+		const report = Report.parse(await readJson(join(artifacts, 'report.json')));
+		t.equal(report.tasks[0]!.status, 'passed', report.tasks[0]!.message ?? 'the agent solved its task through its proxy');
+		const stderr = await readFile(join(artifacts, 'tasks', '001-answer_from_prompt', 'stderr.log'), 'utf8');
+		return JSON.parse(stderr.split('\n').find(line => line.startsWith('{"other"')) ?? '{}') as Record<string, string>;
+	};
+	const open = await seenBy(false);
+	t.match(open, {other: 'HTTP 200', home: /entries$/, expected: /entries$/}, 'unsandboxed, all of it is in reach');
+	if (outside !== null) t.equal(open.outside, 'HTTP 200');
+	const closed = await seenBy(true);
+	t.equal(closed.other, 'ERR ECONNREFUSED', 'another service on the supervisor\'s loopback is out of reach');
+	t.match(closed.outside, /^ERR (ENETUNREACH|EHOSTUNREACH|ECONNREFUSED|TimeoutError)$/, `a host beyond loopback is out of reach (${closed.outside})`);
+	t.equal(closed.home, '0 entries', 'home is an empty folder');
+	t.equal(closed.expected, 'ENOENT', 'the suite\'s task folders are empty: its expected data is absent');
 });
 
 t.test('a plan frozen with --agent runs that agent as its baseline, and refuses it once its identity changed', async t => {

@@ -1,3 +1,4 @@
+import type {Sandbox} from '../../../process/index.js';
 import {runAgentTask, type AdmittedAgent} from '../../agent/index.js';
 import type {TaskExecutor} from '../task-core/task-execution.js';
 
@@ -6,7 +7,7 @@ import type {TaskExecutor} from '../task-core/task-execution.js';
  * task's own metering proxy. The wall time is the supervisor's process record; the usage is the metering, the
  * agent's own figure a claim; the grader checks the workspace (and the collected answer), never the agent's word.
  */
-export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number} = {}): TaskExecutor {
+export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number; sandbox?: ((writable: string[]) => Sandbox) | undefined} = {}): TaskExecutor {
 	const clockOrigin = performance.now();
 	return {
 		timing: 'supervised-host',
@@ -18,7 +19,7 @@ export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number} 
 			const run = await runAgentTask({
 				agent, index: job.index, task: job.task, workspace: job.paths.workspace, runtime: job.paths.runtime,
 				evidence: {dir: job.paths.dir, relDir: job.paths.relDir}, provider: job.provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs,
-				signal: job.signal, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}),
+				signal: job.signal, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}), ...(options.sandbox === undefined ? {} : {sandbox: options.sandbox}),
 			});
 			return {wall_ms: run.record?.wall_ms ?? 0, outcome: run.outcome, unfinished: run.failure, evidence: run.evidence, usageClaim: run.usageClaim};
 		},

@@ -26,8 +26,6 @@ export async function openAttemptAgent(attempt: AttemptContext): Promise<Attempt
 	const changed = frozen === null ? null : identityChange(frozen.identity, admitted.agent.identity);
 	if (changed !== null) return {agent: null, failure: {reason: 'admission', message: `the baseline agent ${spec} is not the one the plan froze: ${changed}`}};
 	attempt.log.info({agent: admitted.agent.identity}, 'agent admitted');
-	// The tasks' bubblewrap view for an agent (its store and $HOME readable, loopback only) is not built: refuse rather than run it uncontained.
-	if (attempt.plan.sandbox !== undefined) return {agent: null, failure: {reason: 'init', message: 'a sandboxed plan cannot run a third-party agent yet: --sandbox for agents is not built'}};
 	return {agent: admitted.agent, failure: null};
 }
 

@@ -4,6 +4,7 @@ import {dirname, join, relative, resolve} from 'node:path';
 import {distPath, installRoot} from '../../../files/install-root.js';
 import {containmentVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
 import {keyStoreDir} from '../../evidence/seal/index.js';
+import type {AdmittedAgent} from '../../agent/index.js';
 import type {HostSession} from '../../host/index.js';
 import type {AttemptContext} from './attempt-context.js';
 
@@ -86,6 +87,18 @@ export function hostSandbox(attempt: HiddenInputs, host: HostSession): ((writabl
 	const hidden = [...hiddenFromTasks(attempt), resolve(host.dir)];
 	// The executable's folder (a build is the whole folder) stays readable even under the private /tmp.
 	const readable = [...new Set([dirname(host.identity.path), dirname(host.identity.launched)])];
+	return writable => ({writable, readable, hidden, network: false});
+}
+
+/**
+ * A third-party agent runs sandboxed as a host does: the same paths hidden, its workspace and its task's `$HOME` and
+ * TMPDIR writable, its installed package and its spec's folder (a command's script) readable even under home or the
+ * suite's folders, and no network but its task's metering proxy (runAgentTask bridges that one port in).
+ */
+export function agentSandbox(attempt: HiddenInputs, agent: AdmittedAgent): ((writable: string[]) => Sandbox) | undefined {
+	if (attempt.plan.sandbox === undefined) return undefined;
+	const hidden = hiddenFromTasks(attempt);
+	const readable = [agent.packageDir, agent.loaded.dir].filter(isGiven).map(dir => resolve(dir));
 	return writable => ({writable, readable, hidden, network: false});
 }
 

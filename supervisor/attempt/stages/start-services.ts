@@ -8,7 +8,7 @@ import type {Admission} from './admit-attempt.js';
 import {openAttemptHost, type AttemptHost} from './attempt-host.js';
 import type {TaskFailure} from '../task-core/failed-result.js';
 import {lanesOf} from './frozen-order.js';
-import {hostSandbox, runnerEnvironment, runnerSandbox} from './attempt-sandbox.js';
+import {agentSandbox, hostSandbox, runnerEnvironment, runnerSandbox} from './attempt-sandbox.js';
 import {hostExecutor} from '../executors/host-executor.js';
 import {agentExecutor} from '../executors/agent-executor.js';
 import type {AdmittedAgent} from '../../agent/index.js';
@@ -67,7 +67,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 		: {kind: 'local', executor: host.session !== null
 			? hostExecutor(host.session, hostSandbox(attempt, host.session))
 			: agent.agent !== null
-			? agentExecutor(agent.agent)
+			? agentExecutor(agent.agent, {sandbox: agentSandbox(attempt, agent.agent)})
 			: runner !== null
 				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
 				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})};
