@@ -88,3 +88,17 @@ t.test('the record names the sandbox, and argv stays the command', {skip: usable
 	t.same(run.record.sandbox, place.sandbox);
 	t.same(run.record.argv, ['true']);
 });
+
+t.test('a readable folder inside a hidden one stays readable, and its siblings stay hidden', {skip: usable.ok ? false : usable.reason}, async t => {
+	const place = await layout(t);
+	const home = join(place.evidence, '..', 'home');
+	const pkg = join(home, '.cache', 'agents', 'pkg@1.0.0');
+	await mkdir(pkg, {recursive: true});
+	await writeFile(join(pkg, 'agent.js'), 'AGENT-CODE\n');
+	await writeFile(join(home, 'credentials'), 'USER-SECRET\n');
+	const sandbox = {...place.sandbox, hidden: [...place.sandbox.hidden, home], readable: [pkg]};
+	const run = await runInGroup({argv: ['/bin/sh', '-c', `cat ${join(pkg, 'agent.js')}; cat ${join(home, 'credentials')}`], cwd: place.workspace, deadlineMs: 20_000, sandbox});
+	const out = `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`;
+	t.match(out, /AGENT-CODE/, 'the package inside home is readable');
+	t.notMatch(out, /USER-SECRET/, 'the rest of home is not');
+});
