@@ -38,4 +38,12 @@ t.test('an installed agent whose files changed since its install is refused at a
 	t.equal(task.reason, 'admission');
 	t.match(task.message, /node_modules\/semver\/index\.js changed since it was installed/, 'the changed file is named');
 	t.equal(task.evidence.agent_task, undefined, 'the agent never ran');
+
+	// Admission installs a pinned package that is not in the store yet; a changed one it never reinstalls (above).
+	const fresh = {HLAB_AGENT_STORE: join(dir, 'fresh-store')};
+	const first = join(dir, 'first');
+	await hlab(['eval', '--plan', plan, '--agent', spec, '--artifacts', first, '--json'], {env: fresh});
+	t.not((await readReport(first)).tasks[0]!.reason, 'admission', 'a package not yet in the store is installed at admission');
+	const verified = await hlab(['agents', 'verify', spec], {env: fresh});
+	t.equal(verified.record.exit_code, 0, `and it is in the store, verified: ${verified.stdout}${verified.stderr}`);
 });
