@@ -38,7 +38,8 @@ const common = {
 	env: z.array(variableName).default([]),
 };
 
-const packaged = (adapter: Exclude<AdapterId, 'command'>) =>
+// Generic, so that each variant's `adapter` is its own literal and an adapter can name its spec (Extract<AgentSpec, {adapter: 'pi'}>).
+const packaged = <Id extends Exclude<AdapterId, 'command'>>(adapter: Id) =>
 	z.strictObject({
 		...common,
 		adapter: z.literal(adapter),
