@@ -1,7 +1,8 @@
 import type {AgentAdapter} from '../../adapter-contract.js';
 import {classify} from './classify.js';
 import {collect} from './collect.js';
-import {launch, type PiSpec} from './launch.js';
+import {launch} from './launch.js';
+import type {PiSpec} from './spec.js';
 
 /** pi (`@mariozechner/pi-coding-agent`): one OpenAI-compatible provider in models.json, JSON events on stdout, the task on stdin. */
 export const adapter: AgentAdapter<PiSpec> = {

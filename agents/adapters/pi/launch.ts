@@ -1,9 +1,7 @@
 import {join} from 'node:path';
 import type {AgentLaunch, AgentTask} from '../../adapter-contract.js';
-import type {AgentSpec} from '../../agent-spec.js';
 import {agentDir, modelsJson, providerName, settingsJson, systemPromptPath} from './config.js';
-
-export type PiSpec = Extract<AgentSpec, {adapter: 'pi'}>;
+import type {PiSpec} from './spec.js';
 
 /** pi's built-in tools that are on by default: `config.tools.deny` is taken from these. */
 const defaultTools = ['read', 'bash', 'edit', 'write'];

@@ -2,7 +2,7 @@ import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
 import {adapter} from '../../../../agents/adapters/pi/index.js';
-import type {PiSpec} from '../../../../agents/adapters/pi/launch.js';
+import type {PiSpec} from '../../../../agents/adapters/pi/spec.js';
 import {taskFor} from '../agent-run.js';
 
 function piSpec(json: object = {}): PiSpec {
