@@ -10,3 +10,4 @@ export {describeLeaks} from './describe-leaks.js';
 export {Sandbox} from './sandbox/sandbox-options.js';
 export {checkSandbox, type SandboxCheck} from './sandbox/check-sandbox.js';
 export {publishSandbox, sandboxFor, sandboxVariable} from './sandbox/attempt-sandbox.js';
+export {LoopbackBridge, openLoopbackBridge, type OpenBridge} from './sandbox/loopback-bridge.js';

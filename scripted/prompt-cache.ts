@@ -20,9 +20,10 @@ export function promptParts(request: ChatRequest): string[] {
 /** The conversation a request continues, read from the ids the server gave its tool calls (`call_<conversation>_<n>`). */
 export function conversationOf(request: ChatRequest): string | null {
 	for (const message of request.messages) {
-		if (message.role !== 'assistant') continue;
-		const id = message.tool_calls?.[0]?.id;
-		const match = id === undefined ? null : /^call_([0-9a-f]{16})_\d+$/.exec(id);
+		// An assistant text before any call (Qwen Code's "Got it." to its environment context) names no conversation.
+		if (message.role !== 'assistant' || !message.tool_calls?.length) continue;
+		const id = message.tool_calls[0]!.id;
+		const match = /^call_([0-9a-f]{16})_\d+$/.exec(id);
 		return match ? match[1]! : null;
 	}
 	return null;

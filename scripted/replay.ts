@@ -1,6 +1,7 @@
 import {ApiError} from './api-error.js';
 import {textOf, type ChatRequestMessage} from './chat-request.js';
 import type {ReferenceScript, ToolRequest} from '../tasks/reference/reference-script.js';
+import type {ToolPlan} from './intents/index.js';
 
 /** A tool call the conversation already holds, with the result the client sent for it. */
 export interface PastCall {
@@ -43,19 +44,22 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Replays the reference from its start, feeding it the results of the calls the conversation holds,
- * and returns what it does next. A conversation whose calls are not the reference's is refused.
+ * Replays the reference from its start, feeding it the results of the calls the conversation holds (read back as the
+ * built-in tools' observations), and returns what it does next. The step is the count of the history's tool results;
+ * a conversation whose calls are not the reference's (other tools; other arguments where the plan is exact) is refused.
  */
-export function nextAction(script: ReferenceScript, calls: PastCall[]): NextAction {
+export function nextAction(script: ReferenceScript, calls: PastCall[], plan: ToolPlan): NextAction {
 	const run = script();
 	let state = run.next();
 	for (const [index, call] of calls.entries()) {
 		if (state.done) throw new ApiError(400, `The conversation continues after the scripted reference finished (tool call ${index + 1}).`, 'invalid_request_error', 'conversation_diverged', 'messages');
 		const expected = state.value;
-		if (expected.tool !== call.name || canonical(expected.args) !== canonical(call.args)) {
-			throw new ApiError(400, `The conversation diverges from the scripted reference at tool call ${index + 1}: expected ${expected.tool} ${canonical(expected.args)}, found ${call.name} ${canonical(call.args)}.`, 'invalid_request_error', 'conversation_diverged', 'messages');
+		const mapped = plan.call(expected);
+		if (mapped === null || mapped.name !== call.name || (mapped.exact && canonical(mapped.args) !== canonical(call.args))) {
+			const wanted = mapped === null ? expected.tool : `${mapped.name}${mapped.exact ? ` ${canonical(mapped.args)}` : ''}`;
+			throw new ApiError(400, `The conversation diverges from the scripted reference at tool call ${index + 1}: expected ${wanted}, found ${call.name} ${canonical(call.args)}.`, 'invalid_request_error', 'conversation_diverged', 'messages');
 		}
-		state = run.next(call.result);
+		state = run.next(mapped.observe(call.result));
 	}
 	return state.done ? {kind: 'done', summary: state.value} : {kind: 'call', request: state.value};
 }

@@ -1,6 +1,8 @@
 import {sha256} from '../files/sha256.js';
 import {ApiError} from './api-error.js';
-import {textOf, type ChatRequest} from './chat-request.js';
+import type {ChatRequest} from './chat-request.js';
+import {toolPlanFor, type ToolPlan} from './intents/index.js';
+import {matchPrompt} from './prompt-match.js';
 import {nextAction, pastCalls, type NextAction} from './replay.js';
 import type {ScriptedTask} from './scripted-task.js';
 
@@ -27,22 +29,20 @@ export function responsiveSeed(model: string): number | null {
 const lookAround = {tool: 'list_files', args: {path: '.'}, note: 'Looking around the workspace first.'};
 
 /** What the responsive model does next in this conversation, and the task it recognized. */
-export function playResponsive(chat: ChatRequest, seed: number, tasks: readonly ScriptedTask[]): {task: ScriptedTask; next: NextAction; calls: number} {
+export function playResponsive(chat: ChatRequest, seed: number, tasks: readonly ScriptedTask[], plan: ToolPlan = toolPlanFor(chat)): {task: ScriptedTask; next: NextAction; calls: number} {
 	const task = taskOf(chat, tasks);
 	const looks = looksWanted(chat, seed, task.id);
 	const calls = pastCalls(chat.messages);
 	const looked = calls.slice(0, looks);
-	if (looked.some(call => call.name !== lookAround.tool)) throw new ApiError(400, 'The conversation diverges from the responsive model\'s opening.', 'invalid_request_error', 'conversation_diverged', 'messages');
-	const next: NextAction = calls.length < looks ? {kind: 'call', request: lookAround} : nextAction(task.reference, calls.slice(looks));
+	if (looked.some(call => call.name !== plan.call(lookAround)?.name)) throw new ApiError(400, 'The conversation diverges from the responsive model\'s opening.', 'invalid_request_error', 'conversation_diverged', 'messages');
+	const next: NextAction = calls.length < looks ? {kind: 'call', request: lookAround} : nextAction(task.reference, calls.slice(looks), plan);
 	return {task, next, calls: calls.length};
 }
 
-/** The task whose prompt the first user message carries (a harness's template may wrap it); the longest match wins. */
+/** The task whose prompt the user messages carry (a harness's template may wrap it); the longest match wins. */
 function taskOf(chat: ChatRequest, tasks: readonly ScriptedTask[]): ScriptedTask {
-	const firstUser = chat.messages.find(message => message.role === 'user');
-	const text = firstUser ? textOf(firstUser.content) : '';
-	const task = [...tasks].sort((a, b) => b.prompt.length - a.prompt.length).find(candidate => text.includes(candidate.prompt));
-	if (task === undefined) throw new ApiError(400, 'The responsive scripted model knows no task whose prompt the first user message carries.', 'invalid_request_error', 'unknown_task', 'messages');
+	const task = matchPrompt(chat, tasks);
+	if (task === undefined) throw new ApiError(400, 'The responsive scripted model knows no task whose prompt the user messages carry.', 'invalid_request_error', 'unknown_task', 'messages');
 	return task;
 }
 

@@ -1,9 +1,11 @@
 import {ApiError} from './api-error.js';
-import {offeredTools, textOf, type ChatRequest} from './chat-request.js';
+import {offeredTools, type ChatRequest} from './chat-request.js';
+import {toolPlanFor, type ToolPlan} from './intents/index.js';
 import {conversationOf, newConversationId, type PromptCache, promptParts} from './prompt-cache.js';
 import {nextAction, pastCalls, type NextAction} from './replay.js';
 import {nextTurn, playScript, type ScriptedMessage} from './play-script.js';
 import type {ScriptedConversation} from './response-script.js';
+import {matchPrompt} from './prompt-match.js';
 import {playResponsive, responsiveSeed} from './responsive-play.js';
 import type {ScriptedTask} from './scripted-task.js';
 import {encode} from './tokenizer.js';
@@ -37,42 +39,44 @@ export function replyTo(chat: ChatRequest, {tasks, conversations}: Repertoire, c
 	return withUsage(chat, playTask(chat, tasks, conversation), conversation, cache);
 }
 
-/** The script whose prompt the first user message is: the exact one first, else the longest one the message carries (a harness's template may wrap it). */
+/** The script whose prompt the user messages carry (a harness's template or an agent's context may wrap it). */
 function scriptedConversation(chat: ChatRequest, conversations: readonly ScriptedConversation[]): ScriptedConversation | undefined {
-	const prompt = firstUserText(chat);
-	return conversations.find(candidate => candidate.prompt === prompt)
-		?? [...conversations].sort((a, b) => b.prompt.length - a.prompt.length).find(candidate => prompt.includes(candidate.prompt));
+	return matchPrompt(chat, conversations);
 }
 
-/** The task's reference (or the responsive model) one step further, as an assistant message calling one tool. */
+/** The task's reference (or the responsive model) one step further, on the tools the request offers: one tool call, or the final answer. */
 function playTask(chat: ChatRequest, tasks: readonly ScriptedTask[], conversation: string): ScriptedMessage {
+	const plan = toolPlanFor(chat);
 	const seed = responsiveSeed(chat.model);
-	const {task, next, calls} = seed === null ? playReference(chat, tasks) : playResponsive(chat, seed, tasks);
-	const tool = next.kind === 'done' ? 'done' : next.request.tool;
-	if (!offeredTools(chat).has(tool)) throw new ApiError(400, `The scripted reference of ${task.id} needs the tool '${tool}', which the request does not offer.`, 'invalid_request_error', 'missing_tool', 'tools');
+	const {task, next, calls} = seed === null ? playReference(chat, tasks, plan) : playResponsive(chat, seed, tasks, plan);
 	const callId = `call_${conversation}_${calls + 1}`;
-	const args = JSON.stringify(next.kind === 'done' ? {summary: next.summary} : next.request.args);
-	const content = next.kind === 'call' ? next.request.note ?? null : null;
-	return {content, tool_calls: [{id: callId, type: 'function', function: {name: tool, arguments: args}}]};
+	if (next.kind === 'done') {
+		const finish = plan.finish(next.summary);
+		if (finish === null) throw missingTool(task, 'done');
+		// An agent without a finishing tool ends its run on a text with no tool calls.
+		if (finish.kind === 'text') return {content: next.summary, tool_calls: []};
+		return {content: null, tool_calls: [{id: callId, type: 'function', function: {name: finish.name, arguments: JSON.stringify(finish.args)}}]};
+	}
+	const mapped = plan.call(next.request);
+	if (mapped === null) throw missingTool(task, next.request.tool);
+	return {content: next.request.note ?? null, tool_calls: [{id: callId, type: 'function', function: {name: mapped.name, arguments: JSON.stringify(mapped.args)}}]};
 }
 
-/** The reference behaviour as it is: the task whose prompt is the first user message, played one step further. */
-function playReference(chat: ChatRequest, tasks: readonly ScriptedTask[]): {task: ScriptedTask; next: NextAction; calls: number} {
-	const prompt = firstUserText(chat);
-	const task = tasks.find(candidate => candidate.prompt === prompt);
-	if (!task) throw new ApiError(400, 'The scripted provider knows no task with this prompt (the first user message must be a built-in task\'s prompt).', 'invalid_request_error', 'unknown_task', 'messages');
+function missingTool(task: ScriptedTask, tool: string): ApiError {
+	return new ApiError(400, `The scripted reference of ${task.id} needs the tool '${tool}', which the request does not offer.`, 'invalid_request_error', 'missing_tool', 'tools');
+}
+
+/** The reference behaviour as it is: the task whose prompt the user messages carry, played one step further. */
+function playReference(chat: ChatRequest, tasks: readonly ScriptedTask[], plan: ToolPlan): {task: ScriptedTask; next: NextAction; calls: number} {
+	const task = matchPrompt(chat, tasks);
+	if (!task) throw new ApiError(400, 'The scripted provider knows no task with this prompt (a user message must be or carry a built-in task\'s prompt).', 'invalid_request_error', 'unknown_task', 'messages');
 	const calls = pastCalls(chat.messages);
 	try {
-		return {task, next: nextAction(task.reference, calls), calls: calls.length};
+		return {task, next: nextAction(task.reference, calls, plan), calls: calls.length};
 	} catch (error) {
 		if (error instanceof ApiError) throw error;
 		throw new ApiError(500, `The reference behaviour of ${task.id} failed: ${error instanceof Error ? error.message : String(error)}`, 'server_error');
 	}
-}
-
-function firstUserText(chat: ChatRequest): string {
-	const firstUser = chat.messages.find(message => message.role === 'user');
-	return firstUser ? textOf(firstUser.content) : '';
 }
 
 /** The message with its token usage: the prompt from the tokenizer and the simulated cache, the completion from its text and calls. */

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Runs tap with the arguments given, with the evidence seal's key store in a folder of the run's own: every attempt
-# the tests run leaves its key there, not in the user's ~/.local/state/harness-lab, and the folder goes with the run.
+# Runs tap with the arguments given, with the evidence seal's key store and TMPDIR in a folder of the run's own: every
+# attempt the tests run leaves its key there, not in the user's ~/.local/state/harness-lab, whatever a test or a process
+# it started leaves in the temporary folder lands there too, and the folder goes with the run.
 # A failed run ends with the failing assertions and their files, so a log read from its tail names what failed.
 set -uo pipefail
 state=$(mktemp -d "${TMPDIR:-/tmp}/hlab-test-state-XXXXXX")
 trap 'rm -rf "$state"' EXIT
 started="$state/started"
 touch "$started"
-HLAB_STATE_DIR="$state" tap "$@"
+mkdir "$state/keys" "$state/tmp"
+HLAB_STATE_DIR="$state/keys" TMPDIR="$state/tmp" tap "$@"
 status=$?
 if [ "$status" -ne 0 ] && [ -d .tap/test-results ]; then
   echo "# failed in this run:"

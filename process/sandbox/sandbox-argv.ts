@@ -1,5 +1,6 @@
 import {existsSync, realpathSync, statSync} from 'node:fs';
 import path from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {namespaceArgs} from './check-sandbox.js';
 import type {Sandbox} from './sandbox-options.js';
 
@@ -13,6 +14,7 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 	const hidden = outermost(sandbox.hidden.map(entry => path.resolve(entry)).filter(entry => existsSync(entry)));
 	const dirs = hidden.filter(entry => statSync(entry).isDirectory());
 	const files = hidden.filter(entry => !dirs.includes(entry));
+	const bridged = throughBridges(sandbox, argv);
 	return [
 		bwrap,
 		...namespaceArgs(sandbox.network),
@@ -20,15 +22,27 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 		'--dev', '/dev',
 		'--proc', '/proc',
 		'--tmpfs', '/tmp',
-		...[...runtimeUnderTmp(), ...sandbox.readable.map(entry => path.resolve(entry))].filter(entry => existsSync(entry)).flatMap(entry => ['--ro-bind', entry, entry]),
+		...[...runtimeUnderTmp(), ...bridged.readable, ...sandbox.readable.map(entry => path.resolve(entry))].filter(entry => existsSync(entry)).flatMap(entry => ['--ro-bind', entry, entry]),
 		...dirs.flatMap(dir => ['--tmpfs', dir]),
 		...files.flatMap(file => ['--ro-bind', '/dev/null', file]),
 		...sandbox.writable.map(entry => path.resolve(entry)).flatMap(dir => ['--bind', dir, dir]),
 		...dirs.flatMap(dir => ['--remount-ro', dir]),
 		'--chdir', cwd,
 		'--',
-		...argv,
+		...bridged.argv,
 	];
+}
+
+const bridgeMain = fileURLToPath(new URL('./bridge-main.js', import.meta.url));
+
+/** Without network, each bridged port is served inside by bridge-main, which then runs the command; its socket's folder and the script stay readable. */
+function throughBridges(sandbox: Sandbox, argv: string[]): {argv: string[]; readable: string[]} {
+	const bridges = sandbox.network ? [] : sandbox.bridges ?? [];
+	if (bridges.length === 0) return {argv, readable: []};
+	return {
+		argv: [process.execPath, bridgeMain, ...bridges.flatMap(bridge => ['--bridge', `${bridge.port}=${bridge.socket}`]), '--', ...argv],
+		readable: [path.dirname(bridgeMain), ...bridges.map(bridge => path.dirname(bridge.socket))],
+	};
 }
 
 /** A hidden path inside another hidden one is already gone, and mounting over it again would fail on a read-only remount. */

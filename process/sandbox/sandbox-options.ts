@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {LoopbackBridge} from './loopback-bridge.js';
 
 /** A command run under bubblewrap: the whole file system read-only, some paths hidden, some writable, maybe no network. */
 export const Sandbox = z.object({
@@ -10,5 +11,7 @@ export const Sandbox = z.object({
 	hidden: z.array(z.string()),
 	/** Loopback only, in a network namespace of its own, when false. */
 	network: z.boolean(),
+	/** Without network: ports of the supervisor's loopback the command may still reach (its metering proxy). */
+	bridges: z.array(LoopbackBridge).optional(),
 });
 export type Sandbox = z.infer<typeof Sandbox>;

@@ -4,7 +4,7 @@ import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
 import type {HostFailureReason} from './host-failure.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {hardDeadline, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {hardDeadline, openLoopbackBridge, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema, type ProxyRefusals} from './host-records.js';
@@ -67,6 +67,9 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	// The host talks to a proxy of its own; the key stays here, the proxy adds it.
 	const keyVariable = input.provider.api_key_env;
 	const proxy = await startMeteringProxy(input.provider, keyVariable === null ? null : process.env[keyVariable] ?? null);
+	// A sandboxed worker has no network: its proxy's port alone is bridged into the sandbox's own loopback.
+	const bridge = input.sandbox === undefined ? null : await openLoopbackBridge(Number(new URL(proxy.provider.base_url).port));
+	const sandbox = input.sandbox === undefined || bridge === null ? undefined : {...input.sandbox, network: false, bridges: [bridge.bridge]};
 	const request: HostRequest = HostRequest.parse({
 		version: hostProtocolVersion,
 		kind: 'task',
@@ -89,14 +92,14 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		argv: [session.identity.launched, hostWorkerCommand],
 		cwd: input.workspace,
 		// Inside a sandbox bwrap cannot start another: the worker's tool commands share its sandbox.
-		env: input.sandbox === undefined ? env : {...env, [sandboxVariable]: ''},
-		sandbox: input.sandbox,
+		env: sandbox === undefined ? env : {...env, [sandboxVariable]: ''},
+		sandbox,
 		input: JSON.stringify(request),
 		deadlineMs: hardDeadlineMs,
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
 		signal: input.signal,
-	}).finally(() => proxy.close());
+	}).finally(() => Promise.all([proxy.close(), bridge?.close()]));
 	const endedMs = performance.now() - session.clockOrigin;
 	const metered = proxy.usage();
 	const refusals = proxy.refusals();

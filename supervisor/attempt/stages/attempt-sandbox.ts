@@ -78,14 +78,15 @@ export function publishAttemptSandbox(attempt: HiddenInputs): void {
 
 /**
  * A host candidate runs sandboxed too: its workspace and state writable, the same paths and the host folder hidden,
- * the provider reachable (so the host's own tool commands, which run inside its sandbox, have the network too).
+ * no network but its task's metering proxy (runHostTask bridges that one port in; the host's own tool commands run
+ * inside its sandbox and have the same).
  */
 export function hostSandbox(attempt: HiddenInputs, host: HostSession): ((writable: string[]) => Sandbox) | undefined {
 	if (attempt.plan.sandbox === undefined) return undefined;
 	const hidden = [...hiddenFromTasks(attempt), resolve(host.dir)];
 	// The executable's folder (a build is the whole folder) stays readable even under the private /tmp.
 	const readable = [...new Set([dirname(host.identity.path), dirname(host.identity.launched)])];
-	return writable => ({writable, readable, hidden, network: true});
+	return writable => ({writable, readable, hidden, network: false});
 }
 
 /**

@@ -1,5 +1,8 @@
+import {once} from 'node:events';
 import {existsSync} from 'node:fs';
 import {mkdir, writeFile} from 'node:fs/promises';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSandbox, type Sandbox} from '../../../process/index.js';
@@ -20,12 +23,17 @@ const prying = `
 	try { secret = readFileSync(process.env.SECRET_FILE, 'utf8').trim(); } catch (error) { secret = error.code; }
 	let wrote;
 	try { writeFileSync(process.env.OUTSIDE_FILE, 'forged'); wrote = 'yes'; } catch (error) { wrote = error.code; }
+	const reach = async url => {
+		try { return 'HTTP ' + (await fetch(url, {signal: AbortSignal.timeout(3000)})).status; } catch (error) { return 'ERR ' + (error.cause?.code ?? error.name); }
+	};
+	const proxy = await reach(request.provider.base_url + '/models');
+	const other = await reach(process.env.OTHER_URL);
 	writeFileSync(join(request.workspace, 'answer.txt'), 'ok');
-	const report = JSON.stringify({secret, wrote, sandbox: process.env.HLAB_SANDBOX ?? null});
+	const report = JSON.stringify({secret, wrote, proxy, other, sandbox: process.env.HLAB_SANDBOX ?? null});
 	return {version: 1, binary: self, task_id: request.task.id, outcome: {...done, final_text: report}};
 `;
 
-async function runPrying(t: Parameters<typeof tempDir>[0], sandboxed: boolean): Promise<{seen: {secret: string; wrote: string; sandbox: string | null}; outside: string; workspace: string}> {
+async function runPrying(t: Parameters<typeof tempDir>[0], sandboxed: boolean): Promise<{seen: {secret: string; wrote: string; proxy: string; other: string; sandbox: string | null}; outside: string; workspace: string}> {
 	const root = await tempDir(t, 'hlab-host-sandbox-');
 	const secrets = join(root, 'suite');
 	await mkdir(secrets);
@@ -38,9 +46,14 @@ async function runPrying(t: Parameters<typeof tempDir>[0], sandboxed: boolean): 
 	await mkdir(state);
 	const sandbox: Sandbox = {writable: [workspace, state], readable: [root], hidden: [secrets, session.dir], network: true};
 	const outside = join(root, 'outside.txt');
+	// Another service on the supervisor's loopback: not the host's to reach.
+	const service = createServer((_request, response) => response.end('another service'));
+	service.listen(0, '127.0.0.1');
+	await once(service, 'listening');
+	t.teardown(() => new Promise<void>(resolve => service.close(() => resolve())));
 	const run = await runHostTask(session, {
 		index: 0, task: {id: 'a', prompt: 'pry'}, workspace, stateDir: state, provider, maxSteps: 1, deadlineMs: 20_000,
-		env: {SECRET_FILE: join(secrets, 'expected.txt'), OUTSIDE_FILE: outside},
+		env: {SECRET_FILE: join(secrets, 'expected.txt'), OUTSIDE_FILE: outside, OTHER_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}/`},
 		...(sandboxed ? {sandbox} : {}),
 	});
 	await closeHostSession(session);
@@ -55,6 +68,8 @@ t.test('a sandboxed host writes its workspace, but cannot read the suite or writ
 	t.notOk(existsSync(outside));
 	t.ok(existsSync(join(workspace, 'answer.txt')), 'the workspace is writable');
 	t.equal(seen.sandbox, '', 'its own tool commands are told not to nest another sandbox');
+	t.match(seen.proxy, /^HTTP \d+$/, `its metering proxy answers (${seen.proxy})`);
+	t.equal(seen.other, 'ERR ECONNREFUSED', 'nothing else on the supervisor\'s loopback is reachable, though the sandbox was asked with network');
 });
 
 t.test('the same host unsandboxed reads and writes both', async t => {
@@ -62,4 +77,5 @@ t.test('the same host unsandboxed reads and writes both', async t => {
 	t.equal(seen.secret, 'GRADER-EXPECTED');
 	t.equal(seen.wrote, 'yes');
 	t.ok(existsSync(outside));
+	t.equal(seen.other, 'HTTP 200', 'unsandboxed, the other service answers');
 });

@@ -1,0 +1,40 @@
+import {dirname} from 'node:path/posix';
+import type {Intent} from './intent.js';
+
+/*
+ * Every intent as a shell command line, for an agent whose only fitting tool is a shell. Agents report a command's
+ * exit status in their own ways, or not at all (opencode's bash prints only the output), so the line prints it
+ * itself: the last line of the output is `hlab-exit: N` (`hlab-started: PID` for a background start).
+ */
+
+const delimiter = 'HLAB_EOF';
+
+/** A word quoted for sh: single quotes, each inner quote closed, escaped and reopened. */
+export function shellQuote(word: string): string {
+	return `'${word.replaceAll('\'', '\'\\\'\'')}'`;
+}
+
+/** The command line that does the intent. */
+export function shellLine(intent: Intent): string {
+	switch (intent.kind) {
+		case 'list': return withStatus(`ls -A ${shellQuote(intent.path)}`);
+		case 'read': return withStatus(`cat -- ${shellQuote(intent.path)}`);
+		case 'write': return withStatus(writeLine(intent.path, intent.content));
+		case 'run': return withStatus(intent.command);
+		// Detached from the tool's output, so the tool returns at once; polled with later commands.
+		case 'start': return `nohup sh -c ${shellQuote(intent.command)} >/dev/null 2>&1 &\necho "hlab-started: $!"`;
+	}
+}
+
+/** On a line of its own, so a comment or a trailing `&` in the command cannot swallow it. */
+function withStatus(line: string): string {
+	return `${line}\necho "hlab-exit: $?"`;
+}
+
+/** A quoted heredoc keeps the content byte for byte; content without a final newline, or holding the delimiter, goes through printf. */
+function writeLine(path: string, content: string): string {
+	const folder = dirname(path);
+	const made = folder === '.' ? '' : `mkdir -p -- ${shellQuote(folder)} && `;
+	if (content.endsWith('\n') && !content.split('\n').includes(delimiter)) return `${made}cat > ${shellQuote(path)} <<'${delimiter}'\n${content}${delimiter}`;
+	return `${made}printf '%s' ${shellQuote(content)} > ${shellQuote(path)}`;
+}
