@@ -18,5 +18,7 @@ export function classify(outputs: AgentOutputs, _collected: AgentCollected): Age
 	const message = result.errorMessage ?? result.text ?? result.subtype;
 	if (message.startsWith(apiErrorPrefix)) return {status: 'failed', reason: 'provider', message: `Qwen Code's request failed: ${message}`};
 	if (/turn/i.test(result.subtype) || /max(imum)? (session )?turns/i.test(message)) return {status: 'failed', reason: 'unfinished', message: `Qwen Code stopped at its turn budget: ${message}`};
+	// Its always-on guard against a model repeating one call: the agent gave up, it did not break.
+	if (message.startsWith('Loop detection halted')) return {status: 'failed', reason: 'unfinished', message: `Qwen Code stopped itself: ${message}`};
 	return {status: 'failed', reason: 'crash', message: `Qwen Code ended with an error (${result.subtype}): ${message}`};
 }

@@ -3,7 +3,8 @@ import {adapter} from '../../../../agents/adapters/qwen-code/index.js';
 import {recordedOutputs} from '../agent-run.js';
 
 // Recorded from Qwen Code 0.24.4: a run that called write_file then answered; one whose provider answered HTTP 500
-// (it retried for a minute, then wrote an error result and exited 1); one its own --max-wall-time aborted (exit 55, no result).
+// (it retried for a minute, then wrote an error result and exited 1); one its own --max-wall-time aborted (exit 55, no result);
+// one its loop guard halted (the scripted background_job_poll polls with one identical call).
 
 t.test('a finished run: the tool call and its result, final text and usage claim', async t => {
 	const outputs = await recordedOutputs('qwen-code-stdout-tool-run.jsonl');
@@ -36,4 +37,11 @@ t.test('its own wall-time budget ends it without a result: unfinished; no result
 	const finished = await recordedOutputs('qwen-code-stdout-tool-run.jsonl');
 	t.match(adapter.classify({...finished, endedBySupervisor: true}, adapter.collect(finished)), {status: 'failed', reason: 'unfinished'});
 	t.match(adapter.classify({...finished, stdout: ''}, adapter.collect(finished)), {status: 'failed', reason: 'init'});
+});
+
+t.test('its loop guard halting the run is unfinished, not a crash', async t => {
+	const outputs = await recordedOutputs('qwen-code-stdout-loop-halt.jsonl', 1);
+	const collected = adapter.collect(outputs);
+	t.match(adapter.classify(outputs, collected), {status: 'failed', reason: 'unfinished', message: /Loop detection halted the run \(consecutive_identical_tool_calls/});
+	t.ok(collected.messages.filter(message => message.role === 'tool').length >= 3, 'the calls it made are kept');
 });
