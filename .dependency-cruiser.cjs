@@ -29,6 +29,8 @@ const layers = [
 	{name: 'supervisor/plan', path: '^supervisor/plan/'},
 	{name: 'supervisor/evidence', path: '^supervisor/evidence/'},
 	{name: 'supervisor/host', path: '^supervisor/host/'},
+	// Third-party agent CLIs as a task's executor: admission of a spec, one task under the supervisor (a host task's pieces).
+	{name: 'supervisor/agent', path: '^supervisor/agent/'},
 	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
 	// hlab cartridge eval and replay: a cartridge's cases through the attempt's task core, outside an experiment.
 	{name: 'supervisor/cartridge-commands', path: '^supervisor/cartridge-commands/'},

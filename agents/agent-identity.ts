@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {digestJson} from '../files/digest.js';
-import {adapters, AdapterId} from './adapters.js';
+import {AdapterId} from './adapter-id.js';
+import {adapters} from './adapters/index.js';
 import {AgentPackage, type AgentSpec} from './agent-spec.js';
 import type {InstallManifest} from './store/install-manifest.js';
 
@@ -19,11 +20,13 @@ export const AgentIdentity = z.strictObject({
 	flags: z.array(z.string()),
 	/** sha256 over the canonical JSON of the spec's `config`. */
 	config_digest: Digest,
+	/** A `command` spec's script beside it, by its bytes; null when the executable is a package's bin (the installed digest covers it). */
+	executable_digest: Digest.nullable().default(null),
 });
 export type AgentIdentity = z.infer<typeof AgentIdentity>;
 
-/** The identity of a spec and, for a packaged agent, its verified installation. */
-export function agentIdentity(spec: AgentSpec, installed: InstallManifest | null): AgentIdentity {
+/** The identity of a spec and, for a packaged agent, its verified installation; for a script beside the spec, its digest. */
+export function agentIdentity(spec: AgentSpec, installed: InstallManifest | null, executableDigest: string | null = null): AgentIdentity {
 	const pkg = spec.package ?? null;
 	if (pkg !== null && (installed === null || installed.package.name !== pkg.name || installed.package.version !== pkg.version)) {
 		throw new Error(`the identity of ${pkg.name}@${pkg.version} needs its own install manifest`);
@@ -37,5 +40,6 @@ export function agentIdentity(spec: AgentSpec, installed: InstallManifest | null
 		model: spec.model,
 		flags: spec.flags,
 		config_digest: digestJson(spec.config),
+		executable_digest: executableDigest,
 	};
 }

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {AdapterId} from './adapters.js';
+import {AdapterId} from './adapter-id.js';
 import {ExactVersion} from './exact-version.js';
 import {PackageName} from './package-name.js';
 
@@ -38,7 +38,6 @@ const common = {
 	env: z.array(variableName).default([]),
 };
 
-// Generic, so that each variant's `adapter` is its own literal and an adapter can name its spec (Extract<AgentSpec, {adapter: 'pi'}>).
 const packaged = <Id extends Exclude<AdapterId, 'command'>>(adapter: Id) =>
 	z.strictObject({
 		...common,

@@ -1,4 +1,4 @@
-import {adapters} from './adapters.js';
+import {adapters} from './adapters/index.js';
 import type {AgentPackage, AgentSpec} from './agent-spec.js';
 import {agentIdentity, type AgentIdentity} from './agent-identity.js';
 import {installAgentPackage, type InstallResult} from './store/install-package.js';

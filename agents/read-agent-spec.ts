@@ -2,7 +2,8 @@ import {readFile, stat} from 'node:fs/promises';
 import {dirname, join, resolve} from 'node:path';
 import {parse as parseYaml} from 'yaml';
 import {describeIssues} from '../controller-protocol/index.js';
-import {adapters, AdapterId} from './adapters.js';
+import {AdapterId} from './adapter-id.js';
+import {adapters} from './adapters/index.js';
 import {AgentSpec} from './agent-spec.js';
 
 /** A spec read from its file, with the folder its relative paths start from. */

@@ -22,6 +22,7 @@ interface FreezeFlags extends ProviderFlags, LimitFlags {
 	maxTotalTasks?: string;
 	cartridge?: string;
 	sandbox?: boolean;
+	agent?: string;
 	json?: boolean;
 }
 
@@ -63,6 +64,7 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		responsesPath: flags.responses ?? null,
 		...totalBudgetOf(flags),
 		sandbox: flags.sandbox === true,
+		...(flags.agent === undefined ? {} : {agentSpec: flags.agent}),
 		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
 	});
 	try {

@@ -14,6 +14,7 @@ interface RunFlags {
 	candidate?: string;
 	candidateHost?: string;
 	candidateCartridge?: string;
+	agent?: string;
 	side?: string;
 	keepWorkdirs?: boolean;
 	threads?: string;
@@ -38,7 +39,7 @@ export const runMode: EvalMode = {
 			.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 			.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
 			.option('--candidate-cartridge <dir>', 'with a cartridge plan: a changed cartridge whose harness runs the plan\'s cases (its cases, collectors and graders must be the plan\'s)', absolutePath)
-			.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host, else baseline)')
+			.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host/--agent, else baseline)')
 			.option('--keep-workdirs', 'keep task workspaces in the evidence')
 			.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
 			.option('--node-lock <duration>', 'with --queue: how long a queue node may go without renewing its lock on a task before the task fails as worker_lost', '30s')
@@ -59,7 +60,7 @@ async function run(flags: RunFlags): Promise<number> {
 	process.once('SIGTERM', onSignal);
 	try {
 		const {dir, report} = await runAttempt({
-			planPath: flags.plan, artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, side,
+			planPath: flags.plan, artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, agentSpec: flags.agent ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
 			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
 			...(remotePlacement === undefined ? {} : {remotePlacement}),
@@ -76,6 +77,10 @@ async function run(flags: RunFlags): Promise<number> {
 function checkedArtifacts(flags: RunFlags): string {
 	if (!flags.artifacts) throw new UsageError('--plan needs --artifacts DIR (a new evidence directory)');
 	if (flags.candidate !== undefined && flags.candidateHost !== undefined) throw new UsageError('give at most one of --candidate and --candidate-host');
+	const candidates = [flags.candidate, flags.candidateHost, flags.candidateCartridge].filter(given => given !== undefined);
+	if (flags.agent !== undefined && candidates.length > 0) throw new UsageError('give at most one of --agent, --candidate, --candidate-host and --candidate-cartridge');
+	if (flags.threads !== undefined && flags.agent !== undefined) throw new UsageError('--threads sizes the in-process worker threads; with --agent every task is a process tree of its own');
+	if (flags.agent !== undefined && !existsSync(flags.agent)) throw new UsageError(`--agent ${flags.agent} does not exist`);
 	if (flags.threads !== undefined && flags.candidateHost !== undefined) throw new UsageError('--threads sizes the in-process worker threads; with --candidate-host every task is a process of its own');
 	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
 	return flags.artifacts;
@@ -89,7 +94,7 @@ function sideOf(flags: RunFlags): 'baseline' | 'candidate' | undefined {
 
 /** The queue placement, once Redis answers (a one-line error otherwise); a Redis lost mid-attempt interrupts it. */
 async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<AttemptOptions['remotePlacement']> {
-	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined) throw new UsageError('--queue runs the plan\'s own harness on queue nodes; --candidate, --candidate-host and --candidate-cartridge are not carried to queue nodes yet');
+	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined || flags.agent !== undefined) throw new UsageError('--queue runs the plan\'s own harness on queue nodes; --candidate, --candidate-host, --candidate-cartridge and --agent are not carried to queue nodes yet');
 	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each queue node sets its own --parallel-tasks and --threads');
 	const lockMs = positiveDuration(flags.nodeLock, '--node-lock');
 	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit, '--evidence-limit');

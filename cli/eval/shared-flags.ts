@@ -12,6 +12,10 @@ export const sharedFlags: FlagGroup[] = [
 		add: command => command.option('--config <file>', 'configuration file (default: ./harness-lab.config.json when present)', absolutePath),
 	},
 	{
+		modes: ['freeze', 'plan'], why: 'names the third-party agent a side runs',
+		add: command => command.option('--agent <spec>', 'third-party agent spec (agent.json or YAML): with --plan, its agent CLI runs every task through its adapter, a supervised process tree behind the task\'s own metering proxy; with --freeze, the baseline\'s agent, its identity frozen into the plan', absolutePath),
+	},
+	{
 		modes: ['plan', 'recover'], why: 'runs an attempt on queue nodes or drains a crashed one\'s queue',
 		add: command => command
 			.option('--queue <url>', 'with --plan: run the tasks on `hlab queue-node` processes through this Redis (redis://HOST:PORT[/DB] or rediss://, never with a password); with --recover: drain the attempt\'s queue there')

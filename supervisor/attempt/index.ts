@@ -5,7 +5,7 @@
  *   stages/     the attempt's stages in order: open, admit, start services, record, run the tasks, audit, report
  *   task-core/  one task turn wherever it is placed (here with an executor, or shipped to a queue): set up, execute,
  *               grade, audit leaks, export, record
- *   executors/  what executes a turn placed here: worker threads (in-process), supervised host processes
+ *   executors/  what executes a turn placed here: worker threads (in-process), supervised host processes, agent CLIs
  *   report/     the report, its summary lines, and recovery of an attempt that did not finish
  *   progress/   what a person watching the terminal sees
  */

@@ -89,8 +89,8 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		policy: plan?.policy.acceptance ?? null,
 		duration_ratio: decided.ratio === null || !Number.isFinite(decided.ratio) ? null : decided.ratio,
 		timing,
-		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null, integrity: baseline.report?.integrity ?? null, seal: evidence.baseline.seal},
-		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null, integrity: candidate.report?.integrity ?? null, seal: evidence.candidate.seal},
+		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null, integrity: baseline.report?.integrity ?? null, seal: evidence.baseline.seal, agent: baseline.report?.agent ?? null},
+		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null, integrity: candidate.report?.integrity ?? null, seal: evidence.candidate.seal, agent: candidate.report?.agent ?? null},
 		tasks: taskRows(plan?.task_ids ?? baseline.report?.task_ids ?? [], baseline.report, candidate.report),
 		statistics: plan !== null && plan.repeat > 1 && baseline.report !== null && candidate.report !== null
 			? pairedStatistics(baseline.report, candidate.report, {confidence: plan.policy.acceptance.min_confidence ?? 0.95})

@@ -1,3 +1,4 @@
+import {readAgentTiming} from '../agent/index.js';
 import {supervisedTiming} from '../host/index.js';
 import type {ReportSide} from './verify-reports.js';
 import type {DecisionTiming} from './decision-schema.js';
@@ -13,13 +14,13 @@ export async function compareTiming(baseline: ReportSide, candidate: ReportSide)
 	if (claimed[0] !== null && claimed[1] !== null && claimed[0] !== claimed[1]) {
 		return refused('mixed_timing', `the baseline's timing is ${claimed[0]} but the candidate's is ${claimed[1]}; supervised-host and in-process wall times are not comparable`);
 	}
-	const timing = await supervisedTiming(baseline.reportPath, candidate.reportPath);
+	const timing = await supervisedTiming(baseline.reportPath, candidate.reportPath, readAgentTiming);
 	if (timing.kind === 'refused') return refused(timing.reason, timing.message);
 	const supervised = timing.kind === 'supervised';
 	for (const side of [baseline, candidate]) {
 		if (side.report === null) continue;
 		if ((side.report.timing === 'supervised-host') !== supervised) {
-			return refused('process_record', `${side.label}: the report says its timing is ${side.report.timing}, but ${supervised ? 'a host record exists beside it' : 'it has no host record (<evidence>.host/host.json)'}`);
+			return refused('process_record', `${side.label}: the report says its timing is ${side.report.timing}, but ${supervised ? 'a host or agent record exists beside it' : 'it has no host record (<evidence>.host/host.json) and ran no agent'}`);
 		}
 	}
 	if (timing.kind === 'unsupervised') {
@@ -37,7 +38,7 @@ export async function compareTiming(baseline: ReportSide, candidate: ReportSide)
 	return {
 		kind: 'supervised',
 		reason: null,
-		message: `both sides ran as supervised hosts; the duration is the whole attempt's wall time (first task started to last task ended, monotonic) from the supervisor's host records: baseline ${ms(whole(b))}, candidate ${ms(whole(c))}; the per-task process.json sums beside it: baseline ${ms(sum(b))}, candidate ${ms(sum(c))}`,
+		message: `both sides ran as supervised processes (hosts or agents); the duration is the whole attempt's wall time (first task started to last task ended, monotonic) from the supervisor's own records: baseline ${ms(whole(b))}, candidate ${ms(whole(c))}; the per-task process.json sums beside it: baseline ${ms(sum(b))}, candidate ${ms(sum(c))}`,
 		baseline_wall_ms: whole(b),
 		candidate_wall_ms: whole(c),
 		baseline_task_sum_ms: sum(b),

@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {AgentIdentity} from '../../agents/index.js';
 import {PairedStatistics} from './statistics.js';
 import {AcceptancePolicy} from '../plan/experiment-policy.js';
 import {Integrity, Totals} from '../attempt/report/report-schema.js';
@@ -15,6 +16,8 @@ const SideRef = z.object({
 	integrity: Integrity.nullable().default(null),
 	/** How the side's ledger was sealed (`sealed`, `unsealed`: before the seal, `no_key`: not verifiable here); null when its report could not be read, and in decisions from before the seal. */
 	seal: z.enum(['sealed', 'unsealed', 'no_key']).nullable().default(null),
+	/** The third-party agent the side ran (adapter, package, installed digest, config digest); absent or null otherwise and in older decisions. */
+	agent: AgentIdentity.nullable().optional(),
 });
 
 export const TaskRow = z.object({

@@ -26,13 +26,28 @@ export interface MeteringProxy {
 	requests(): number;
 	/** Requests the proxy answered itself instead of forwarding: another model, or no conversation to send. */
 	refusals(): ProxyRefusals;
+	/** The last model request's answer (chat or responses), refused here or answered upstream; null before any. */
+	lastExchange(): LastExchange | null;
 	/** Stops serving and waits for the estimates still being counted. */
 	close(): Promise<void>;
 }
 
+/** How one model request ended at the provider boundary: an agent that exits 0 after an error here did not finish. */
+export interface LastExchange {
+	status: number;
+	/** The proxy answered it itself (another model, a malformed request) instead of forwarding it. */
+	refused: boolean;
+	/** The start of the error body (an OpenAI-style message) when the status is an error. */
+	message: string | null;
+}
+
+/** The most of an error body a last exchange keeps. */
+const errorExcerpt = 2048;
+
 /** What one proxy has counted, shared by its requests. */
 interface Counts {
 	meter: UsageMeter;
+	last: LastExchange | null;
 	forwarded: number;
 	estimated: number;
 	pending: Set<Promise<void>>;
@@ -47,7 +62,7 @@ interface Counts {
  * did not arrive whole makes the token counts unknown, as the engine's own meter does.
  */
 export async function startMeteringProxy(upstream: ResolvedProvider, apiKey: string | null): Promise<MeteringProxy> {
-	const counts: Counts = {meter: new UsageMeter(), forwarded: 0, estimated: 0, pending: new Set(), refusals: {count: 0, models: [], malformed: 0}};
+	const counts: Counts = {meter: new UsageMeter(), last: null, forwarded: 0, estimated: 0, pending: new Set(), refusals: {count: 0, models: [], malformed: 0}};
 	// Events go out as they come: never wait to fill a packet.
 	const server = createServer({noDelay: true}, (incoming, outgoing) => {
 		handle(upstream, apiKey, incoming, outgoing, counts);
@@ -62,6 +77,7 @@ export async function startMeteringProxy(upstream: ResolvedProvider, apiKey: str
 		usage: () => ({...counts.meter.snapshot(), token_source: counts.estimated > 0 ? 'estimated' : 'provider'}),
 		requests: () => counts.forwarded,
 		refusals: () => structuredClone(counts.refusals),
+		lastExchange: () => (counts.last === null ? null : {...counts.last}),
 		close: async () => {
 			await new Promise<void>(resolve => {
 				server.closeAllConnections();
@@ -77,11 +93,11 @@ function handle(upstream: ResolvedProvider, apiKey: string | null, incoming: Inc
 	const target = new URL(`${upstream.base_url.replace(/\/+$/, '')}${incoming.url ?? '/'}`);
 	const flavour = turnFlavour(incoming.method, target.pathname);
 	readBody(incoming).then(body => {
-		if (body === null) return refuse(outgoing, {status: 413, body: {error: {message: `the request body is over ${requestLimit} bytes`, type: 'invalid_request_error', param: null, code: 'request_too_large'}}});
+		if (body === null) return refuse(outgoing, {status: 413, body: {error: {message: `the request body is over ${requestLimit} bytes`, type: 'invalid_request_error', param: null, code: 'request_too_large'}}}, flavour, counts);
 		const checked = checkRequest(flavour, body, upstream.model);
 		if (!checked.ok) {
 			record(counts.refusals, checked.refusal, checked.model);
-			return refuse(outgoing, checked.refusal);
+			return refuse(outgoing, checked.refusal, flavour, counts);
 		}
 		counts.forwarded += 1;
 		forward({target, apiKey, incoming, outgoing, counts, flavour, request: checked.json, body});
@@ -101,7 +117,8 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | null> {
 	});
 }
 
-function refuse(outgoing: ServerResponse, refusal: ProxyError): void {
+function refuse(outgoing: ServerResponse, refusal: ProxyError, flavour: TurnFlavour | null, counts: Counts): void {
+	if (flavour !== null) counts.last = {status: refusal.status, refused: true, message: refusal.body.error.message};
 	outgoing.writeHead(refusal.status, {'content-type': 'application/json'});
 	outgoing.end(JSON.stringify(refusal.body));
 }
@@ -132,25 +149,35 @@ function forward({target, apiKey, incoming, outgoing, counts, flavour, request: 
 	const request = send(target, {method: incoming.method, headers}, response => {
 		outgoing.writeHead(response.statusCode ?? 502, response.headers);
 		outgoing.flushHeaders();
-		const answered = flavour !== null && (response.statusCode ?? 0) < 300;
+		const status = response.statusCode ?? 502;
+		const answered = flavour !== null && status < 300;
 		const reading = answered ? new TurnResponse(flavour, String(response.headers['content-type'] ?? '')) : null;
+		const exchange: LastExchange | null = flavour === null ? null : {status, refused: false, message: null};
+		if (exchange !== null) counts.last = exchange;
+		let excerpt = '';
 		response.on('data', (chunk: Buffer) => {
 			// Relayed first, read after: the agent never waits on the meter.
 			outgoing.write(chunk);
 			reading?.push(chunk);
+			if (exchange !== null && status >= 400 && excerpt.length < errorExcerpt) excerpt += chunk.toString('utf8').slice(0, errorExcerpt - excerpt.length);
 		});
 		response.on('end', () => {
 			outgoing.end();
+			if (exchange !== null && status >= 400) exchange.message = excerpt;
 			if (reading !== null) countTurn(counts, json, reading);
 		});
 		response.on('error', () => {
+			if (exchange !== null) Object.assign(exchange, {status: 502, message: 'the provider\'s answer broke off before its end'});
 			if (flavour !== null) counts.meter.addUnreported();
 			outgoing.destroy();
 		});
 	});
 	request.on('error', error => {
 		// Nothing reached the provider, or its answer was lost: either way nobody knows what it spent.
-		if (flavour !== null) counts.meter.addUnreported();
+		if (flavour !== null) {
+			counts.meter.addUnreported();
+			counts.last = {status: 502, refused: false, message: `the metering proxy could not reach the provider: ${error.message}`};
+		}
 		if (!outgoing.headersSent) outgoing.writeHead(502, {'content-type': 'application/json'});
 		outgoing.end(JSON.stringify({error: {message: `the metering proxy could not reach the provider: ${error.message}`}}));
 	});

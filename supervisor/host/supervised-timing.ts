@@ -13,7 +13,9 @@ const ReportView = z.object({plan_digest: z.string(), task_ids: z.array(z.string
 
 export interface SideTiming {
 	report: string;
+	/** The folder the records were read from: `<attempt>.host/` for a host, the evidence directory for an agent. */
 	host_dir: string;
+	/** The host binary's digest, or an agent's installed (else config) digest. */
 	binary_digest: string;
 	/** Per task, in frozen order: the supervisor's wall time from process.json, or null when the task never launched. */
 	tasks: Array<{task_id: string; wall_ms: number | null}>;
@@ -37,22 +39,25 @@ export type SupervisedTiming =
  * binary for that task. A pair where only one side is a supervised host is refused (`mixed_timing`), and so is
  * a supervised side whose records do not check out (`process_record`).
  */
-export async function supervisedTiming(reportA: string, reportB: string): Promise<SupervisedTiming> {
-	const supervised = [reportA, reportB].map(report => existsSync(join(hostDirOf(dirname(report)), 'host.json')));
-	if (!supervised[0] && !supervised[1]) return {kind: 'unsupervised'};
-	if (supervised[0] !== supervised[1]) {
-		const which = supervised[0] ? reportA : reportB;
-		const other = supervised[0] ? reportB : reportA;
-		return {kind: 'refused', reason: 'mixed_timing', message: `${which} ran a supervised host but ${other} did not; supervised and unsupervised timings are not comparable`};
+export async function supervisedTiming(reportA: string, reportB: string, readOther: OtherSupervisedSide = async () => null): Promise<SupervisedTiming> {
+	const read = await Promise.all([reportA, reportB].map(report => (existsSync(join(hostDirOf(dirname(report)), 'host.json')) ? readSide(report) : readOther(report))));
+	if (read[0] === null && read[1] === null) return {kind: 'unsupervised'};
+	if ((read[0] === null) !== (read[1] === null)) {
+		const which = read[0] !== null ? reportA : reportB;
+		const other = read[0] !== null ? reportB : reportA;
+		return {kind: 'refused', reason: 'mixed_timing', message: `${which} ran supervised processes (a host or an agent) but ${other} did not; supervised and unsupervised timings are not comparable`};
 	}
-	const sides: SideTiming[] = [];
-	for (const report of [reportA, reportB]) {
-		const side = await readSide(report);
+	for (const side of read) {
 		if (typeof side === 'string') return {kind: 'refused', reason: 'process_record', message: side};
-		sides.push(side);
 	}
-	return {kind: 'supervised', sides: [sides[0]!, sides[1]!]};
+	return {kind: 'supervised', sides: [read[0] as SideTiming, read[1] as SideTiming]};
 }
+
+/**
+ * A side supervised otherwise than as a host (a third-party agent, read by the layer that runs it): its timing from
+ * its own records, a sentence when they do not check out, or null when the side was not supervised that way.
+ */
+export type OtherSupervisedSide = (report: string) => Promise<SideTiming | string | null>;
 
 async function readSide(reportPath: string): Promise<SideTiming | string> {
 	const hostDir = hostDirOf(dirname(reportPath));

@@ -9,6 +9,7 @@ import {planSchema, type Plan, type PlanController, type PlanProvider, type Tota
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
 import {freezeController} from './freeze-controller.js';
 import {freezeSandbox} from './freeze-sandbox.js';
+import {freezeAgent} from './freeze-agent.js';
 import {freezeResponses} from './freeze-responses.js';
 import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
@@ -38,6 +39,8 @@ export interface FreezeOptions {
 	sandbox?: boolean;
 	/** `--cartridge DIR`: its cases are the task source, its suite the scorer, its Harness the baseline. */
 	cartridge?: LoadedCartridge;
+	/** `--agent SPEC`: the baseline side's third-party agent, its installation verified and its identity frozen. */
+	agentSpec?: string;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
@@ -87,6 +90,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
 		...(options.totalBudget === undefined ? {} : {total_budget: options.totalBudget}),
 		...(sandbox === undefined ? {} : {sandbox}),
+		...(options.agentSpec === undefined ? {} : {agent: await freezeAgent(options.agentSpec)}),
 	});
 }
 

@@ -5,6 +5,7 @@ import {ExperimentPolicy} from './experiment-policy.js';
 import {PackageFingerprint} from './fingerprints.js';
 import {Configuration} from './configuration.js';
 import {PlanSandbox} from './freeze-sandbox.js';
+import {AgentIdentity} from '../../agents/agent-identity.js';
 
 export const planSchema = 'harness-lab/plan@1';
 
@@ -106,6 +107,13 @@ export const Plan = z.object({
 	total_budget: TotalBudget.optional(),
 	/** Present when frozen with `--sandbox`; absent otherwise, so plans frozen without it keep their digest. */
 	sandbox: PlanSandbox.optional(),
+	/** The baseline's third-party agent (`--agent` at freeze); absent otherwise, so plans frozen without one keep their digest. */
+	agent: z.object({
+		/** The spec's absolute path, from which the baseline side runs it. */
+		spec: z.string(),
+		/** Its identity when frozen: the baseline side's agent must still be this one. */
+		identity: AgentIdentity,
+	}).optional(),
 	/** sha256 over the canonical JSON of every other field. */
 	plan_digest: z.string(),
 });

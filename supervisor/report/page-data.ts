@@ -32,6 +32,7 @@ function sideOf(side: SideInput) {
 		admission: report.admission,
 		candidate: report.candidate,
 		host: report.host,
+		agent: agentOf(report.agent ?? null),
 		integrity: integrityOf(report.integrity),
 		totals: report.totals,
 		passed: report.passed,
@@ -41,6 +42,15 @@ function sideOf(side: SideInput) {
 		attempt_wall_ms: report.attempt_wall_ms,
 		plan_digest: report.plan_digest,
 	};
+}
+
+/** A third-party agent as one line: adapter and its version, package and version, installed digest, config digest. */
+function agentOf(agent: Report['agent']): string | null {
+	if (agent == null) return null;
+	const short = (digest: string): string => digest.replace(/^sha256:/, '').slice(0, 12);
+	const pkg = agent.package === null ? 'a script beside its spec' : `${agent.package.name}@${agent.package.version}`;
+	const installed = agent.installed_digest === null ? '' : `, installed ${short(agent.installed_digest)}`;
+	return `${agent.adapter} adapter v${agent.adapter_version}: ${pkg}${installed}, config ${short(agent.config_digest)}${agent.model === null ? '' : `, model ${agent.model}`}`;
 }
 
 /** The side's label with its reasons as sentences, and in a line what contained meant for it. */

@@ -5,7 +5,7 @@ import {launch} from './launch.js';
 import type {CodexSpec} from './spec.js';
 
 /** Codex (`@openai/codex`): its native binary, one Responses-API provider in config.toml, JSON events on stdout. */
-export const adapter: AgentAdapter<CodexSpec> = {
+export const codexAdapter: AgentAdapter<CodexSpec> = {
 	id: 'codex',
 	version: 1,
 	bin: 'codex',

@@ -2,6 +2,7 @@ import {join} from 'node:path';
 import type {AgentLaunch, AgentTask} from '../../adapter-contract.js';
 import {codexHome, configPath, configToml, keyVariable, systemPromptPath} from './config.js';
 import type {CodexSpec} from './spec.js';
+import {storeTree} from '../store-tree.js';
 
 /** The native binary the package's codex.js would exec, from the platform package the store installed beside it. */
 const targets: Record<string, {pkg: string; triple: string}> = {
@@ -20,10 +21,9 @@ export function launch(spec: CodexSpec, task: AgentTask): AgentLaunch {
 }
 
 function binaryOf(task: AgentTask): string {
-	if (task.packageDir === null) throw new Error('the codex adapter starts a package from the store; the task has no package folder');
 	const target = targets[`${process.platform}-${process.arch}`];
 	if (target === undefined) throw new Error(`the codex adapter knows no Codex binary for ${process.platform}-${process.arch}`);
-	return join(task.packageDir, '..', target.pkg, 'vendor', target.triple, 'bin', 'codex');
+	return join(storeTree(task, 'codex'), '@openai', target.pkg, 'vendor', target.triple, 'bin', 'codex');
 }
 
 function environment(task: AgentTask): Record<string, string> {

@@ -1,3 +1,3 @@
-import type {AgentSpec} from '../../agent-spec.js';
+import type {SpecOf} from '../spec-of.js';
 
-export type CodexSpec = Extract<AgentSpec, {adapter: 'codex'}>;
+export type CodexSpec = SpecOf<'codex'>;

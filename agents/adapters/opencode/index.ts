@@ -5,7 +5,7 @@ import {launch} from './launch.js';
 import type {OpencodeSpec} from './spec.js';
 
 /** opencode (`opencode-ai`): its native binary, one OpenAI-compatible provider in opencode.json, every agent pinned, JSON events on stdout. */
-export const adapter: AgentAdapter<OpencodeSpec> = {
+export const opencodeAdapter: AgentAdapter<OpencodeSpec> = {
 	id: 'opencode',
 	version: 1,
 	bin: 'opencode',

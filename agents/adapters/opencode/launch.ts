@@ -2,14 +2,14 @@ import type {AgentLaunch, AgentTask} from '../../adapter-contract.js';
 import {configPath, modelRef, npmrc, npmrcPath, opencodeJson, systemPromptPath} from './config.js';
 import {platformBinary} from './platform-binary.js';
 import type {OpencodeSpec} from './spec.js';
+import {storeTree} from '../store-tree.js';
 
 /**
  * `opencode run --format json`, every permission granted (`--auto`), the task on stdin: a positional message is
  * quoted by opencode when it has spaces, stdin reaches the model as it is.
  */
 export function launch(spec: OpencodeSpec, task: AgentTask): AgentLaunch {
-	if (task.packageDir === null) throw new Error('the opencode adapter starts a package from the store; the task has no package folder');
-	const argv = [platformBinary(task.packageDir), 'run', '--format', 'json', '--auto', '--pure', '--model', modelRef(task), ...spec.flags];
+	const argv = [platformBinary(storeTree(task, 'opencode')), 'run', '--format', 'json', '--auto', '--pure', '--model', modelRef(task), ...spec.flags];
 	const files = [{path: configPath, content: opencodeJson(spec, task)}, {path: npmrcPath, content: npmrc()}];
 	if (task.systemPrompt !== null) files.push({path: systemPromptPath, content: task.systemPrompt});
 	return {argv, env: environment(task), files, stdin: {kind: 'text', text: task.task.prompt}};

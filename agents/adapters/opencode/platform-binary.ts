@@ -6,14 +6,14 @@ import {join} from 'node:path';
  * package's own `bin/opencode.exe` is still the placeholder its postinstall replaces. The binary is in the
  * platform's optional dependency beside it, chosen as that postinstall chooses (baseline without AVX2, musl on musl).
  */
-export function platformBinary(packageDir: string): string {
+export function platformBinary(tree: string): string {
 	const platform = process.platform === 'win32' ? 'windows' : process.platform;
 	const base = `opencode-${platform}-${process.arch}`;
 	const variants = [
 		...(process.arch === 'x64' && !hasAvx2() ? ['-baseline'] : ['']),
 	].map(variant => `${base}${variant}${isMusl() ? '-musl' : ''}`);
 	const binary = platform === 'windows' ? 'opencode.exe' : 'opencode';
-	return join(packageDir, '..', variants[0]!, 'bin', binary);
+	return join(tree, variants[0]!, 'bin', binary);
 }
 
 function hasAvx2(): boolean {

@@ -1,3 +1,3 @@
-import type {AgentSpec} from '../../agent-spec.js';
+import type {SpecOf} from '../spec-of.js';
 
-export type OpencodeSpec = Extract<AgentSpec, {adapter: 'opencode'}>;
+export type OpencodeSpec = SpecOf<'opencode'>;

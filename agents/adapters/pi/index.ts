@@ -5,7 +5,7 @@ import {launch} from './launch.js';
 import type {PiSpec} from './spec.js';
 
 /** pi (`@mariozechner/pi-coding-agent`): one OpenAI-compatible provider in models.json, JSON events on stdout, the task on stdin. */
-export const adapter: AgentAdapter<PiSpec> = {
+export const piAdapter: AgentAdapter<PiSpec> = {
 	id: 'pi',
 	version: 1,
 	bin: 'pi',

@@ -2,6 +2,7 @@ import {join} from 'node:path';
 import type {AgentLaunch, AgentTask} from '../../adapter-contract.js';
 import {agentDir, modelsJson, providerName, settingsJson, systemPromptPath} from './config.js';
 import type {PiSpec} from './spec.js';
+import {storeTree} from '../store-tree.js';
 
 /** pi's built-in tools that are on by default: `config.tools.deny` is taken from these. */
 const defaultTools = ['read', 'bash', 'edit', 'write'];
@@ -15,7 +16,7 @@ export function launch(spec: PiSpec, task: AgentTask): AgentLaunch {
 		{path: join(agentDir, 'models.json'), content: modelsJson(task)},
 		{path: join(agentDir, 'settings.json'), content: settingsJson(task)},
 	];
-	const argv = [process.execPath, entryOf(task), '--mode', 'json', '--print', '--offline', '--provider', providerName, '--model', task.model];
+	const argv = [process.execPath, join(storeTree(task, 'pi'), spec.package.name, 'dist', 'cli.js'), '--mode', 'json', '--print', '--offline', '--provider', providerName, '--model', task.model];
 	argv.push('--no-extensions', '--no-skills', '--no-prompt-templates', '--no-themes', '--no-context-files');
 	const tools = toolsOf(spec);
 	if (tools !== null) argv.push('--tools', tools.join(','));
@@ -25,11 +26,6 @@ export function launch(spec: PiSpec, task: AgentTask): AgentLaunch {
 	}
 	argv.push(...spec.flags);
 	return {argv, env: environment(task), files, stdin: {kind: 'text', text: task.task.prompt}};
-}
-
-function entryOf(task: AgentTask): string {
-	if (task.packageDir === null) throw new Error('the pi adapter starts a package from the store; the task has no package folder');
-	return join(task.packageDir, 'dist', 'cli.js');
 }
 
 /** The allow-list pi starts with: the spec's own, or its defaults without the denied ones; null keeps pi's defaults. */

@@ -1,3 +1,3 @@
-import type {AgentSpec} from '../../agent-spec.js';
+import type {SpecOf} from '../spec-of.js';
 
-export type PiSpec = Extract<AgentSpec, {adapter: 'pi'}>;
+export type PiSpec = SpecOf<'pi'>;

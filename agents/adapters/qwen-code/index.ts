@@ -5,7 +5,7 @@ import {launch} from './launch.js';
 import type {QwenSpec} from './spec.js';
 
 /** Qwen Code (`@qwen-code/qwen-code`): OpenAI auth from the environment, settings.json pinning every model, stream-json on stdout. */
-export const adapter: AgentAdapter<QwenSpec> = {
+export const qwenCodeAdapter: AgentAdapter<QwenSpec> = {
 	id: 'qwen-code',
 	version: 1,
 	bin: 'qwen',

@@ -2,6 +2,7 @@ import {join} from 'node:path';
 import type {AgentLaunch, AgentTask} from '../../adapter-contract.js';
 import {settingsJson, settingsPath} from './config.js';
 import type {QwenSpec} from './spec.js';
+import {storeTree} from '../store-tree.js';
 
 /**
  * `qwen` headless: stream-json events on stdout, every tool approved (yolo), its own budgets set from the task's.
@@ -10,17 +11,12 @@ import type {QwenSpec} from './spec.js';
  * stdin (a positional prompt after `--` is not read), so no text of it is parsed as a flag.
  */
 export function launch(spec: QwenSpec, task: AgentTask): AgentLaunch {
-	const argv = [process.execPath, '--expose-gc', entryOf(task), '--output-format', 'stream-json', '--approval-mode', 'yolo', '--auth-type', 'openai', `--model=${task.model}`];
+	const argv = [process.execPath, '--expose-gc', join(storeTree(task, 'qwen-code'), spec.package.name, 'cli.js'), '--output-format', 'stream-json', '--approval-mode', 'yolo', '--auth-type', 'openai', `--model=${task.model}`];
 	argv.push('--max-session-turns', String(spec.config.budget?.max_turns ?? task.maxSteps));
 	argv.push('--max-wall-time', `${Math.max(1, Math.floor(task.deadlineMs / 1000))}s`);
 	if (task.systemPrompt !== null) argv.push(`--system-prompt=${task.systemPrompt}`);
 	argv.push(...spec.flags);
 	return {argv, env: environment(task), files: [{path: settingsPath, content: settingsJson(spec, task)}], stdin: {kind: 'text', text: task.task.prompt}};
-}
-
-function entryOf(task: AgentTask): string {
-	if (task.packageDir === null) throw new Error('the qwen-code adapter starts a package from the store; the task has no package folder');
-	return join(task.packageDir, 'cli.js');
 }
 
 /** The provider by the environment Qwen Code reads for OpenAI auth; no relaunch, no usage statistics or telemetry. */

@@ -1,3 +1,3 @@
-import type {AgentSpec} from '../../agent-spec.js';
+import type {SpecOf} from '../spec-of.js';
 
-export type QwenSpec = Extract<AgentSpec, {adapter: 'qwen-code'}>;
+export type QwenSpec = SpecOf<'qwen-code'>;

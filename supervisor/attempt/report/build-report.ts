@@ -14,6 +14,8 @@ export interface ReportInput {
 	/** The queue a queued side's turns were shipped to. */
 	queue?: QueueRef | null;
 	host: Report['host'];
+	/** The third-party agent the side ran; absent or null otherwise. */
+	agent?: Report['agent'];
 	integrity: Report['integrity'];
 	plan: Pick<Plan, 'plan_digest' | 'task_ids'>;
 	completion: Report['completion'];
@@ -43,6 +45,8 @@ export function buildReport(input: ReportInput): Report {
 		// Present only for a queued side: a local report has no such key at all.
 		...(input.queue == null ? {} : {queue: input.queue}),
 		host: input.host,
+		// Present only for an agent side.
+		...(input.agent == null ? {} : {agent: input.agent}),
 		integrity: input.integrity,
 		plan_digest: input.plan.plan_digest,
 		completion: input.completion,

@@ -1,6 +1,7 @@
 import {existsSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import {isStillRunning} from '../../../process/process-identity.js';
+import {readAgentWall} from '../../agent/index.js';
 import {readHostWall} from '../../host/index.js';
 import {readStat} from '../../../process/proc-table.js';
 import type {AttemptRecord} from '../stages/attempt-record.js';
@@ -50,10 +51,11 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	const report = buildReport({
 		attemptId: attempt?.attempt_id ?? 'unknown',
 		side: attempt?.side ?? 'baseline',
-		timing: attempt?.host ? 'supervised-host' : 'in-process',
+		timing: attempt?.host || attempt?.agent ? 'supervised-host' : 'in-process',
 		placement: attempt?.placement ?? 'local',
 		queue: attempt?.queue ?? null,
 		host: attempt?.host ?? null,
+		agent: attempt?.agent ?? null,
 		// Without attempt.json nobody recorded what ran: never contained.
 		integrity: attempt?.integrity ?? {label: 'trusted-code', reasons: ['attempt-record-missing']},
 		plan,
@@ -67,7 +69,7 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		endedAt: new Date().toISOString(),
 		wallMs: null,
 		// A host attempt's launches recorded their spans as they ran, so its whole wall time survives the crash.
-		hostWall: attempt?.host ? await readHostWall(dir, plan.task_ids) : undefined,
+		hostWall: attempt?.host ? await readHostWall(dir, plan.task_ids) : attempt?.agent ? await readAgentWall(dir, plan.task_ids, attempt.agent) : undefined,
 	});
 	await writeReport(dir, report);
 	return {report, killed};

@@ -1,4 +1,5 @@
 import type {Admission} from '../stages/admit-attempt.js';
+import {readAgentWall} from '../../agent/index.js';
 import {readHostWall} from '../../host/index.js';
 import {hostRef} from '../stages/attempt-host.js';
 import {buildReport, writeReport} from './build-report.js';
@@ -17,6 +18,7 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		placement: services.placement.kind,
 		queue: services.placement.kind === 'queue' ? services.placement.remote.queue : null,
 		host: hostRef(services.host),
+		agent: services.agent?.identity ?? null,
 		integrity: services.integrity,
 		plan: attempt.plan,
 		completion: attempt.signal.aborted ? 'interrupted' : 'finished',
@@ -28,15 +30,22 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		startedAt: attempt.startedAt.toISOString(),
 		endedAt: new Date().toISOString(),
 		wallMs: performance.now() - attempt.t0,
-		hostWall: services.host === null ? undefined : await readHostWall(attempt.dir, attempt.plan.task_ids),
+		hostWall: await supervisedWall(attempt, services),
 	});
 	await writeReport(attempt.dir, report);
 	attempt.log.info({passed: report.passed, totals: report.totals}, 'attempt finished');
 	return report;
 }
 
-/** A host attempt is timed as supervised processes even when its host could not be measured; a queued one as its nodes execute. */
+/** A supervised side's whole-attempt wall time from the supervisor's own records (host or agent); none for in-process sides. */
+async function supervisedWall(attempt: AttemptContext, services: Services): Promise<{attempt_wall_ms: number | null; task_sum_ms: number | null} | undefined> {
+	if (services.host !== null) return readHostWall(attempt.dir, attempt.plan.task_ids);
+	if (services.agent !== null) return readAgentWall(attempt.dir, attempt.plan.task_ids, services.agent.identity);
+	return undefined;
+}
+
+/** A host or agent attempt is timed as supervised processes even when its host or agent was refused; a queued one as its nodes execute. */
 function timingOf(attempt: AttemptContext, services: Services): Timing {
-	if ((attempt.options.candidateHost ?? null) !== null) return 'supervised-host';
+	if ((attempt.options.candidateHost ?? null) !== null || (attempt.options.agentSpec ?? null) !== null || services.agent !== null || (attempt.plan.agent !== undefined && attempt.side === 'baseline')) return 'supervised-host';
 	return services.placement.kind === 'local' ? services.placement.executor.timing : services.placement.remote.timing;
 }

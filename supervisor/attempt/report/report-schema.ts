@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {ExecutionOutcome, Usage} from '../../../engine/outcome.js';
 import {TaskFailureReason} from '../task-core/task-reasons.js';
 import {Grade} from '../../../tasks/task-definition.js';
+import {AgentIdentity} from '../../../agents/agent-identity.js';
 import {ReportTotals} from '../../../controller-protocol/index.js';
 import {Containment, LeakAudit, LeakedProcess} from '../../../process/index.js';
 import {Integrity, legacyIntegrity} from './integrity-label.js';
@@ -122,6 +123,8 @@ export const Report = z.object({
 	/** Present only for a queued side. */
 	queue: QueueRef.optional(),
 	host: HostRef.nullable().default(null),
+	/** The third-party agent the side ran (`--agent`); absent or null for other sides and in older reports. */
+	agent: AgentIdentity.nullable().optional(),
 	/** Whether untrusted code was contained (docs/trust.md); reports written before the labels read as trusted-code. */
 	integrity: Integrity.default(legacyIntegrity),
 	plan_digest: z.string(),

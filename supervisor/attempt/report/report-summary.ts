@@ -4,7 +4,7 @@ import type {Report} from './report-schema.js';
 /** The text printed after an attempt: the verdict, where the evidence is, whether it was contained, totals (unknown said as such), and every failure. */
 export function reportSummary(dir: string, report: Report): string {
 	const lines = [
-		`${report.side} attempt ${report.completion} (${placedOn(report)}${report.timing}${report.host === null ? '' : ` ${report.host.launched}`}): ${report.totals.passed}/${report.totals.tasks} passed${report.passed ? '' : ' (attempt not passed)'}`,
+		`${report.side} attempt ${report.completion} (${placedOn(report)}${report.timing}${ranWith(report)}): ${report.totals.passed}/${report.totals.tasks} passed${report.passed ? '' : ' (attempt not passed)'}`,
 		`  evidence ${dir}; report ${dir}/report.json`,
 		`  integrity: ${describeIntegrity(report.integrity)}`,
 		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
@@ -35,4 +35,12 @@ export function recoverySummary(dir: string, report: Report, killed: number[]): 
 		`  ${report.totals.passed} passed, ${report.totals.failed} failed; report ${dir}/report.json`,
 		killed.length > 0 ? `  killed surviving processes: ${killed.join(', ')}` : '  no process of the attempt survived',
 	].join('\n');
+}
+
+/** What a supervised side launched: the host executable, or the agent (its adapter and package). */
+function ranWith(report: Report): string {
+	if (report.host !== null) return ` ${report.host.launched}`;
+	const agent = report.agent ?? null;
+	if (agent === null) return '';
+	return ` agent ${agent.adapter}${agent.package === null ? '' : ` ${agent.package.name}@${agent.package.version}`}`;
 }

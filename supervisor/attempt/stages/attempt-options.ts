@@ -12,6 +12,8 @@ export interface AttemptOptions {
 	candidatePath: string | null;
 	/** A host executable that runs every task as `EXE host-worker` (exclusive with `candidatePath`). */
 	candidateHost?: string | null;
+	/** A third-party agent spec whose agent runs every task through its adapter (exclusive with the other candidates). */
+	agentSpec?: string | null;
 	/** A cartridge plan's candidate: a changed cartridge whose harness runs the plan's cases (its suite must be the plan's). */
 	candidateCartridge?: string | null;
 	/** The side this attempt is recorded as; by default `candidate` when a candidate or host is given. */
@@ -46,11 +48,16 @@ export function checkOptions(options: AttemptOptions): void {
 	// A host build brings its own agent; a harness value can only be given to in-process tasks.
 	if (candidateHost !== null && (options.harness ?? null) !== null) throw new HostOptionError('usage', 'a harness cannot be given to a --candidate-host attempt');
 	if (candidateHost !== null && (options.candidateCartridge ?? null) !== null) throw new HostOptionError('usage', 'give at most one of --candidate-cartridge and --candidate-host');
+	const agentSpec = options.agentSpec ?? null;
+	if (agentSpec !== null && (options.candidatePath !== null || candidateHost !== null || (options.candidateCartridge ?? null) !== null)) {
+		throw new HostOptionError('usage', 'give at most one of --agent, --candidate, --candidate-host and --candidate-cartridge');
+	}
+	if (agentSpec !== null && (options.harness ?? null) !== null) throw new HostOptionError('usage', 'a harness cannot be given to an --agent attempt');
 	// The host record folder sits beside the evidence directory; both must be new before anything is written.
 	if (candidateHost !== null && existsSync(hostDirOf(options.artifacts))) throw new HostOptionError('evidence_exists', `${hostDirOf(options.artifacts)} already exists; each host attempt needs a new one`);
 }
 
 export function sideOf(options: AttemptOptions): 'baseline' | 'candidate' {
-	const candidate = options.candidatePath !== null || (options.candidateHost ?? null) !== null || (options.candidateCartridge ?? null) !== null;
+	const candidate = options.candidatePath !== null || (options.candidateHost ?? null) !== null || (options.candidateCartridge ?? null) !== null || (options.agentSpec ?? null) !== null;
 	return options.side ?? (candidate ? 'candidate' : 'baseline');
 }

@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {AgentIdentity} from '../../../agents/index.js';
 import {HarnessFingerprint} from '../../../harness/index.js';
 import {PackageFingerprint} from '../../plan/fingerprints.js';
 import {HostRef, Placement, QueueRef} from '../report/report-schema.js';
@@ -40,6 +41,8 @@ export const AttemptRecord = z.object({
 	candidate: z.object({source_path: z.string(), source_digest: z.string(), code_digest: z.string(), sdk_digest: z.string()}).nullable(),
 	/** The host executable every task ran in (`--candidate-host`), null for in-process attempts. */
 	host: HostRef.nullable().default(null),
+	/** The third-party agent every task ran (`--agent`): adapter, package, installed digest, config digest; null otherwise and in older records. */
+	agent: AgentIdentity.nullable().default(null),
 	/** Where the task turns ran, so that a recovery reports it; absent in older records (all local). */
 	placement: Placement.default('local'),
 	queue: QueueRef.nullable().default(null),
@@ -51,8 +54,8 @@ export const AttemptRecord = z.object({
 	/** The worker threads the in-process tasks shared (the frozen concurrency is tasks in flight); null when none ran. */
 	threads: z.number().int().positive().nullable().default(null),
 	keep_workdirs: z.boolean(),
-	/** What ran the tasks here: worker threads in the supervisor, a sandboxed task-runner process, or a host's processes; null: a queue's nodes (or an older record). */
-	executor: z.enum(['in-process', 'sandboxed-runner', 'host']).nullable().default(null),
+	/** What ran the tasks here: worker threads in the supervisor, a sandboxed task-runner process, a host's processes, or an agent CLI's; null: a queue's nodes (or an older record). */
+	executor: z.enum(['in-process', 'sandboxed-runner', 'host', 'agent']).nullable().default(null),
 	/** Contained or trusted-code, with the reasons; older records read as trusted-code, recorded before the labels. */
 	integrity: Integrity.default(legacyIntegrity),
 	/** How the ledger is sealed and where the attempt's key is kept (never the key itself); null in attempts from before the seal. */

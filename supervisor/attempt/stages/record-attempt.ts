@@ -61,6 +61,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 		packages,
 		candidate: candidateIdentity(services.candidate),
 		host: hostRef(services.host),
+		agent: services.agent?.identity ?? null,
 		placement: services.placement.kind,
 		queue: services.placement.kind === 'queue' ? services.placement.remote.queue : null,
 		service_bindings: services.bindings,
@@ -79,6 +80,7 @@ export async function recordAttempt(attempt: AttemptContext, services: Services,
 function executorOf(services: Services): AttemptRecord['executor'] {
 	if (services.placement.kind !== 'local') return null;
 	if (services.host !== null) return 'host';
+	if (services.agent !== null) return 'agent';
 	return services.sandboxedRunner ? 'sandboxed-runner' : 'in-process';
 }
 
@@ -89,6 +91,7 @@ function loadedModules(modules: string[], services: Services): AttemptRecord['lo
 /** In a host attempt every slot is filled by the host's own build, not by this supervisor's code. */
 function implementationOf(slot: string, services: Services): string | null {
 	if (services.host !== null) return `host ${services.host.identity.digest}`;
+	if (services.agent !== null) return `agent ${services.agent.identity.adapter}`;
 	if (slot !== 'candidate') return 'builtin';
 	return services.candidate === null ? null : `candidate ${services.candidate.code_digest}`;
 }

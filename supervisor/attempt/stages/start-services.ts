@@ -10,6 +10,9 @@ import type {TaskFailure} from '../task-core/failed-result.js';
 import {lanesOf} from './frozen-order.js';
 import {hostSandbox, runnerEnvironment, runnerSandbox} from './attempt-sandbox.js';
 import {hostExecutor} from '../executors/host-executor.js';
+import {agentExecutor} from '../executors/agent-executor.js';
+import type {AdmittedAgent} from '../../agent/index.js';
+import {openAttemptAgent, type AttemptAgent} from './attempt-agent.js';
 import {loadCandidate, type LoadedCandidate} from './load-candidate.js';
 import type {AttemptContext} from './attempt-context.js';
 import {startProvider, type ProviderService} from './start-provider.js';
@@ -28,6 +31,8 @@ export type Readiness =
 
 export interface Services {
 	host: HostSession | null;
+	/** The third-party agent every task runs (`--agent`), admitted; null otherwise. */
+	agent: AdmittedAgent | null;
 	candidate: CandidateSnapshot | null;
 	placement: Placement;
 	/** The tasks' in-process code runs in a sandboxed task-runner process, not in the supervisor's threads. */
@@ -49,18 +54,20 @@ type Settled<T> = {value: T} | {error: Error};
 export async function startServices(attempt: AttemptContext, admission: Admission): Promise<Services> {
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
 	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
-	const {host, candidate} = await measureCode(attempt, admission, starting);
+	const {host, agent, candidate} = await measureCode(attempt, admission, starting);
 	const remote = attempt.options.remotePlacement ?? null;
 	// A sandboxed plan's in-process tasks run in a sandboxed runner process; one it cannot have refuses the attempt.
-	const sandbox = remote === null && host.session === null ? runnerSandbox(attempt, admission.cartridge?.dir ?? null) : null;
+	const sandbox = remote === null && host.session === null && agent.agent === null && agent.failure === null ? runnerSandbox(attempt, admission.cartridge?.dir ?? null) : null;
 	const unsandboxable: TaskFailure | null = sandbox !== null && 'problem' in sandbox ? {reason: 'init', message: sandbox.problem} : null;
 	// Tasks run elsewhere read the key where they run: the coordinator needs none.
-	const refused = admission.failure ?? host.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
+	const refused = admission.failure ?? host.failure ?? agent.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
 	const runner = sandbox !== null && !('problem' in sandbox) ? sandbox : null;
 	const placement: Placement = remote !== null
 		? {kind: 'queue', remote: remote(attempt)}
 		: {kind: 'local', executor: host.session !== null
 			? hostExecutor(host.session, hostSandbox(attempt, host.session))
+			: agent.agent !== null
+			? agentExecutor(agent.agent)
 			: runner !== null
 				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
 				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})};
@@ -70,7 +77,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const warming = refused === null ? settle(placed.start(lanesOf(attempt.plan))) : null;
 	const provider = await readinessOf(starting, refused);
 	const services: Services = {
-		host: host.session, candidate: candidate.snapshot, placement, sandboxedRunner, bindings: provider.bindings, ready: provider.ready,
+		host: host.session, agent: agent.agent, candidate: candidate.snapshot, placement, sandboxedRunner, bindings: provider.bindings, ready: provider.ready,
 		integrity: attemptIntegrity(attempt.plan, {candidate: candidate.snapshot, placement, sandboxedRunner}, admission.cartridge),
 		close: async () => {
 			await placed.close();
@@ -81,12 +88,13 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	return services;
 }
 
-/** The host and the candidate; if measuring them throws, a provider already starting is not left behind. */
-async function measureCode(attempt: AttemptContext, admission: Admission, starting: Promise<Settled<ProviderService>> | null): Promise<{host: AttemptHost; candidate: LoadedCandidate}> {
+/** The host, the agent and the candidate; if measuring them throws, a provider already starting is not left behind. */
+async function measureCode(attempt: AttemptContext, admission: Admission, starting: Promise<Settled<ProviderService>> | null): Promise<{host: AttemptHost; agent: AttemptAgent; candidate: LoadedCandidate}> {
 	try {
 		const host = await openAttemptHost(attempt);
-		const candidate = await loadCandidate(attempt, admission.failure ?? host.failure);
-		return {host, candidate};
+		const agent = await openAttemptAgent(attempt);
+		const candidate = await loadCandidate(attempt, admission.failure ?? host.failure ?? agent.failure);
+		return {host, agent, candidate};
 	} catch (error) {
 		const started = await starting;
 		if (started !== null && 'value' in started) await started.value.close();

@@ -11,10 +11,10 @@ import {tempDir} from '../../temp-dir.js';
 
 type Packaged = Exclude<AgentSpec, {adapter: 'command'}>;
 
-/** The package's own folder in harness-lab's store, or null when it is not installed there (scripts/install-agents.sh installs it). */
+/** The package's folder in harness-lab's store (what the supervisor hands over), or null when it is not installed there (scripts/install-agents.sh installs it). */
 export async function storedPackage(spec: Packaged): Promise<string | null> {
-	const dir = join(installDir(agentStoreDir(), spec.package), 'node_modules', spec.package.name);
-	return (await readFile(join(dir, 'package.json'), 'utf8').catch(() => null)) === null ? null : dir;
+	const dir = installDir(agentStoreDir(), spec.package);
+	return (await readFile(join(dir, 'node_modules', spec.package.name, 'package.json'), 'utf8').catch(() => null)) === null ? null : dir;
 }
 
 /** A task as the supervisor hands it over: a fresh workspace and `$HOME`, the given provider. */

@@ -2,10 +2,10 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../agents/index.js';
-import {adapter as codex} from '../../../agents/adapters/codex/index.js';
-import {adapter as opencode} from '../../../agents/adapters/opencode/index.js';
-import {adapter as pi} from '../../../agents/adapters/pi/index.js';
-import {adapter as qwen} from '../../../agents/adapters/qwen-code/index.js';
+import {codexAdapter as codex} from '../../../agents/adapters/codex/index.js';
+import {opencodeAdapter as opencode} from '../../../agents/adapters/opencode/index.js';
+import {piAdapter as pi} from '../../../agents/adapters/pi/index.js';
+import {qwenCodeAdapter as qwen} from '../../../agents/adapters/qwen-code/index.js';
 
 const adapters = {pi, 'qwen-code': qwen, opencode, codex};
 

@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
-import {adapter} from '../../../../agents/adapters/codex/index.js';
+import {codexAdapter as adapter} from '../../../../agents/adapters/codex/index.js';
 import type {CodexSpec} from '../../../../agents/adapters/codex/spec.js';
 import {taskFor} from '../agent-run.js';
 
@@ -11,7 +11,7 @@ function codexSpec(json: object = {}): CodexSpec {
 	return checked;
 }
 
-const packageDir = '/store/codex/node_modules/@openai/codex';
+const packageDir = '/store/codex';
 
 t.test('Codex runs its native binary (not the node wrapper), exec --json, the task on stdin, its provider and model from config.toml', async t => {
 	const spec = codexSpec({flags: ['--skip-git-repo-check']});

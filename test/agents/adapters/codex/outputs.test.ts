@@ -1,5 +1,5 @@
 import t from 'tap';
-import {adapter} from '../../../../agents/adapters/codex/index.js';
+import {codexAdapter as adapter} from '../../../../agents/adapters/codex/index.js';
 import {recordedOutputs} from '../agent-run.js';
 
 // Recorded from Codex 0.171.0: a run that ran a command then answered; one whose provider answered HTTP 500 (it

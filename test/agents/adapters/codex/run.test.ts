@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
-import {adapter} from '../../../../agents/adapters/codex/index.js';
+import {codexAdapter as adapter} from '../../../../agents/adapters/codex/index.js';
 import type {CodexSpec} from '../../../../agents/adapters/codex/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
 import {runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';

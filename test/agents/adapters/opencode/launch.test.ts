@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
-import {adapter} from '../../../../agents/adapters/opencode/index.js';
+import {opencodeAdapter as adapter} from '../../../../agents/adapters/opencode/index.js';
 import type {OpencodeSpec} from '../../../../agents/adapters/opencode/spec.js';
 import {taskFor} from '../agent-run.js';
 
@@ -11,7 +11,7 @@ function opencodeSpec(json: object = {}): OpencodeSpec {
 	return checked;
 }
 
-const packageDir = '/store/opencode-ai@1.18.33/node_modules/opencode-ai';
+const packageDir = '/store/opencode-ai@1.18.33';
 
 t.test('opencode runs its platform binary (the package\'s bin is a placeholder without its postinstall), JSON events, every permission, the task on stdin', async t => {
 	const spec = opencodeSpec({flags: ['--print-logs']});

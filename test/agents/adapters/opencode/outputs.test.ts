@@ -1,7 +1,7 @@
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {adapter} from '../../../../agents/adapters/opencode/index.js';
+import {opencodeAdapter as adapter} from '../../../../agents/adapters/opencode/index.js';
 import {recordedOutputs} from '../agent-run.js';
 import {tempDir} from '../../../temp-dir.js';
 

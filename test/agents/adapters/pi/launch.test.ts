@@ -1,7 +1,7 @@
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
-import {adapter} from '../../../../agents/adapters/pi/index.js';
+import {piAdapter as adapter} from '../../../../agents/adapters/pi/index.js';
 import type {PiSpec} from '../../../../agents/adapters/pi/spec.js';
 import {taskFor} from '../agent-run.js';
 
@@ -13,7 +13,7 @@ function piSpec(json: object = {}): PiSpec {
 
 t.test('pi runs its JSON mode, offline, pinned to the one provider and model, with the task on stdin', async t => {
 	const spec = piSpec({flags: ['--thinking=off']});
-	const task = await taskFor(t, spec, {prompt: '@secret.txt --tools none', baseUrl: 'http://127.0.0.1:9/v1', packageDir: '/store/pi/node_modules/@mariozechner/pi-coding-agent'});
+	const task = await taskFor(t, spec, {prompt: '@secret.txt --tools none', baseUrl: 'http://127.0.0.1:9/v1', packageDir: '/store/pi'});
 	const launch = adapter.launch(spec, task);
 	t.strictSame(launch.argv, [
 		process.execPath, '/store/pi/node_modules/@mariozechner/pi-coding-agent/dist/cli.js',

@@ -1,5 +1,5 @@
 import t from 'tap';
-import {adapter} from '../../../../agents/adapters/pi/index.js';
+import {piAdapter as adapter} from '../../../../agents/adapters/pi/index.js';
 import {recordedOutputs} from '../agent-run.js';
 
 // Recorded from pi 0.73.1: a run that called `write` then answered, one whose provider answered every request HTTP 500.

@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
-import {adapter} from '../../../../agents/adapters/pi/index.js';
+import {piAdapter as adapter} from '../../../../agents/adapters/pi/index.js';
 import type {PiSpec} from '../../../../agents/adapters/pi/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
 import {runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
-import {adapter} from '../../../../agents/adapters/qwen-code/index.js';
+import {qwenCodeAdapter as adapter} from '../../../../agents/adapters/qwen-code/index.js';
 import type {QwenSpec} from '../../../../agents/adapters/qwen-code/spec.js';
 import {taskFor} from '../agent-run.js';
 
@@ -12,7 +12,7 @@ function qwenSpec(json: object = {}): QwenSpec {
 
 t.test('Qwen Code runs headless from its cli.js, yolo, stream-json, its budgets from the task\'s, the task on stdin', async t => {
 	const spec = qwenSpec({config: {budget: {max_turns: 40}}, flags: ['--debug']});
-	const task = await taskFor(t, spec, {prompt: '--yolo -p evil', baseUrl: 'http://127.0.0.1:9/v1', packageDir: '/store/q/node_modules/@qwen-code/qwen-code', systemPrompt: '-Be brief.'});
+	const task = await taskFor(t, spec, {prompt: '--yolo -p evil', baseUrl: 'http://127.0.0.1:9/v1', packageDir: '/store/q', systemPrompt: '-Be brief.'});
 	task.deadlineMs = 90_500;
 	const launch = adapter.launch(spec, task);
 	t.strictSame(launch.argv, [

@@ -1,5 +1,5 @@
 import t from 'tap';
-import {adapter} from '../../../../agents/adapters/qwen-code/index.js';
+import {qwenCodeAdapter as adapter} from '../../../../agents/adapters/qwen-code/index.js';
 import {recordedOutputs} from '../agent-run.js';
 
 // Recorded from Qwen Code 0.24.4: a run that called write_file then answered; one whose provider answered HTTP 500

@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSpec} from '../../../../agents/index.js';
-import {adapter} from '../../../../agents/adapters/qwen-code/index.js';
+import {qwenCodeAdapter as adapter} from '../../../../agents/adapters/qwen-code/index.js';
 import type {QwenSpec} from '../../../../agents/adapters/qwen-code/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
 import {runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';

@@ -1,0 +1,29 @@
+import {runAgentTask, type AdmittedAgent} from '../../agent/index.js';
+import type {TaskExecutor} from '../task-core/task-execution.js';
+
+/**
+ * Each task as a third-party agent CLI through its adapter (runAgentTask): a supervised process tree behind the
+ * task's own metering proxy. The wall time is the supervisor's process record; the usage is the metering, the
+ * agent's own figure a claim; the grader checks the workspace (and the collected answer), never the agent's word.
+ */
+export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number} = {}): TaskExecutor {
+	const clockOrigin = performance.now();
+	return {
+		timing: 'supervised-host',
+		threads: null,
+		async start() {
+			// One process tree per task: nothing to warm up, the lanes alone bound the concurrency.
+		},
+		async execute(job) {
+			const run = await runAgentTask({
+				agent, index: job.index, task: job.task, workspace: job.paths.workspace, runtime: job.paths.runtime,
+				evidence: {dir: job.paths.dir, relDir: job.paths.relDir}, provider: job.provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs,
+				signal: job.signal, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}),
+			});
+			return {wall_ms: run.record?.wall_ms ?? 0, outcome: run.outcome, unfinished: run.failure, evidence: run.evidence, usageClaim: run.usageClaim};
+		},
+		async close() {
+			// Every launch already ended its own process tree.
+		},
+	};
+}
