@@ -5,10 +5,11 @@ import {apiErrorPrefix, qwenEvents, type QwenBlock, type QwenMessage} from './ev
 /** Qwen Code's messages as harness-lab's trajectory (its stream has no user prompt: the first message is the model's). */
 export function collect(outputs: AgentOutputs): AgentCollected {
 	const {messages, result} = qwenEvents(outputs.stdout);
-	// A failed request shows as an assistant text `[API Error: …]` with zero usage: no answered turn.
-	const answered = messages.filter(message => message.role === 'assistant' && !textOf(message.content).startsWith(apiErrorPrefix));
+	// A failed request shows as an assistant text `[API Error: …]`, and a response's text before its tool call as an
+	// assistant message of its own: both with zero usage, neither an answered turn of its own.
+	const answered = messages.filter(message => message.role === 'assistant' && !textOf(message.content).startsWith(apiErrorPrefix) && hasTokens(message));
 	return {
-		messages: messages.flatMap(trajectoryMessages),
+		messages: joinSplitResponses(messages.flatMap(trajectoryMessages)),
 		usageClaim: usageClaim(answered.map(message => {
 			const usage = message.usage ?? {};
 			return {input: count(usage.input_tokens), output: count(usage.output_tokens), cacheRead: count(usage.cache_read_input_tokens), cacheWrite: count(usage.cache_creation_input_tokens), costUsd: null};
@@ -30,6 +31,22 @@ function trajectoryMessages(message: QwenMessage): TrajectoryMessage[] {
 		content: text === '' ? null : text,
 		...(calls.length > 0 ? {tool_calls: calls.map(call => ({id: call.id ?? '', name: call.name ?? '', arguments: JSON.stringify(call.input ?? {})}))} : {}),
 	}];
+}
+
+function hasTokens(message: QwenMessage): boolean {
+	return (count(message.usage?.input_tokens) ?? 0) > 0 || (count(message.usage?.output_tokens) ?? 0) > 0;
+}
+
+/** One response's text and its calls, which Qwen Code streams as two assistant messages, as the one message they were. */
+function joinSplitResponses(messages: TrajectoryMessage[]): TrajectoryMessage[] {
+	const joined: TrajectoryMessage[] = [];
+	for (const message of messages) {
+		const previous = joined.at(-1);
+		if (previous?.role === 'assistant' && message.role === 'assistant' && previous.tool_calls === undefined) {
+			joined[joined.length - 1] = {...message, content: [previous.content, message.content].filter(text => text !== null).join('\n') || null};
+		} else joined.push(message);
+	}
+	return joined;
 }
 
 function textOf(blocks: QwenBlock[]): string {

@@ -45,3 +45,14 @@ t.test('its loop guard halting the run is unfinished, not a crash', async t => {
 	t.match(adapter.classify(outputs, collected), {status: 'failed', reason: 'unfinished', message: /Loop detection halted the run \(consecutive_identical_tool_calls/});
 	t.ok(collected.messages.filter(message => message.role === 'tool').length >= 3, 'the calls it made are kept');
 });
+
+t.test('a response whose text it streamed apart from its call is one message and one turn', async t => {
+	// Recorded through hlab eval on the scripted test_failure_fix, whose reference notes a text before some calls: 8 requests.
+	const outputs = await recordedOutputs('qwen-code-stdout-split-response.jsonl');
+	const collected = adapter.collect(outputs);
+	t.equal(collected.usageClaim?.turns, 8, 'as many turns as the proxy counted requests');
+	const assistants = collected.messages.filter(message => message.role === 'assistant');
+	t.equal(assistants.length, 8);
+	t.ok(assistants.some(message => message.content !== null && message.tool_calls !== undefined), 'a text and its call in one message');
+	t.strictSame(adapter.classify(outputs, collected), {status: 'finished'});
+});
