@@ -17,7 +17,7 @@ export interface AgentTask {
 	/** The task's remaining time; the supervisor ends the agent's process tree past it plus the grace. */
 	deadlineMs: number;
 	maxSteps: number;
-	/** The installed package's folder in the store (null for a `command` spec that names a script). */
+	/** The installed package's folder in the store, `<store>/<pkg>@<version>` with its tree under node_modules/ (null for a `command` spec that names a script). */
 	packageDir: string | null;
 	/** The spec's own folder: the base of its relative paths (system prompt file, a command's script). */
 	specDir: string;

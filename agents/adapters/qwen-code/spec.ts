@@ -1,0 +1,3 @@
+import type {SpecOf} from '../spec-of.js';
+
+export type QwenSpec = SpecOf<'qwen-code'>;
