@@ -54,7 +54,7 @@ export function nextAction(script: ReferenceScript, calls: PastCall[], plan: Too
 	for (const [index, call] of calls.entries()) {
 		if (state.done) throw new ApiError(400, `The conversation continues after the scripted reference finished (tool call ${index + 1}).`, 'invalid_request_error', 'conversation_diverged', 'messages');
 		const expected = state.value;
-		const mapped = plan.call(expected);
+		const mapped = plan.call(expected, index);
 		if (mapped === null || mapped.name !== call.name || (mapped.exact && canonical(mapped.args) !== canonical(call.args))) {
 			const wanted = mapped === null ? expected.tool : `${mapped.name}${mapped.exact ? ` ${canonical(mapped.args)}` : ''}`;
 			throw new ApiError(400, `The conversation diverges from the scripted reference at tool call ${index + 1}: expected ${wanted}, found ${call.name} ${canonical(call.args)}.`, 'invalid_request_error', 'conversation_diverged', 'messages');

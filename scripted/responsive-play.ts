@@ -34,7 +34,7 @@ export function playResponsive(chat: ChatRequest, seed: number, tasks: readonly 
 	const looks = looksWanted(chat, seed, task.id);
 	const calls = pastCalls(chat.messages);
 	const looked = calls.slice(0, looks);
-	if (looked.some(call => call.name !== plan.call(lookAround)?.name)) throw new ApiError(400, 'The conversation diverges from the responsive model\'s opening.', 'invalid_request_error', 'conversation_diverged', 'messages');
+	if (looked.some(call => call.name !== plan.call(lookAround, 0)?.name)) throw new ApiError(400, 'The conversation diverges from the responsive model\'s opening.', 'invalid_request_error', 'conversation_diverged', 'messages');
 	const next: NextAction = calls.length < looks ? {kind: 'call', request: lookAround} : nextAction(task.reference, calls.slice(looks), plan);
 	return {task, next, calls: calls.length};
 }

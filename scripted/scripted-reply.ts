@@ -57,7 +57,7 @@ function playTask(chat: ChatRequest, tasks: readonly ScriptedTask[], conversatio
 		if (finish.kind === 'text') return {content: next.summary, tool_calls: []};
 		return {content: null, tool_calls: [{id: callId, type: 'function', function: {name: finish.name, arguments: JSON.stringify(finish.args)}}]};
 	}
-	const mapped = plan.call(next.request);
+	const mapped = plan.call(next.request, calls);
 	if (mapped === null) throw missingTool(task, next.request.tool);
 	return {content: next.request.note ?? null, tool_calls: [{id: callId, type: 'function', function: {name: mapped.name, arguments: JSON.stringify(mapped.args)}}]};
 }

@@ -4,7 +4,7 @@ import type {ToolRequest} from '../../tasks/reference/reference-script.js';
 import {intentOf, type Intent} from './intent.js';
 import type {OfferedTool} from './offered-tool.js';
 import {commandObservation, fileText, shellFileText, startObservation} from './read-back.js';
-import {shellLine} from './shell-lines.js';
+import {shellLine, shellQuote} from './shell-lines.js';
 import type {Finish, MappedCall, ToolPlan} from './tool-plan.js';
 import {finishTool, listTool, readTool, shellTool, writeTool, type RoleTool} from './tool-roles.js';
 import {workspaceRoot} from './workspace-root.js';
@@ -19,25 +19,36 @@ import {workspaceRoot} from './workspace-root.js';
 export function agentToolPlan(chat: ChatRequest, tools: readonly OfferedTool[]): ToolPlan {
 	const root = workspaceRoot(chat);
 	const shell = shellTool(tools);
-	const viaShell = (intent: Intent, observe: (result: string) => string): MappedCall | null =>
-		(shell ? {name: shell.tool.name, args: shellArgs(shell, shellLine(intent), describe(intent)), observe, exact: false} : null);
-	const call = (intent: Intent): MappedCall | null => {
+	const call = (intent: Intent, step: number): MappedCall | null => {
+		const viaShell = (observe: (result: string) => string): MappedCall | null =>
+			(shell ? {name: shell.tool.name, args: shellArgs(shell, shellLine(intent, step), describe(intent)), observe, exact: false} : null);
 		switch (intent.kind) {
-			case 'read': return dedicated(readTool(tools), intent, root, fileText) ?? viaShell(intent, shellFileText);
-			case 'write': return dedicated(writeTool(tools), intent, root, result => result) ?? viaShell(intent, result => result);
-			case 'list': return dedicated(listTool(tools), intent, root, result => result) ?? viaShell(intent, result => result);
-			case 'run': return viaShell(intent, commandObservation);
-			case 'start': return viaShell(intent, startObservation);
+			case 'read': return dedicated(readTool(tools), intent, root, fileText) ?? viaShell(shellFileText);
+			case 'write': return dedicated(writeTool(tools), intent, root, result => result) ?? viaShell(result => result);
+			case 'list': return dedicated(listTool(tools), intent, root, result => result) ?? viaShell(result => result);
+			case 'run': return viaShell(commandObservation);
+			case 'start': return backgrounded(shell, intent, step) ?? viaShell(startObservation);
 		}
 	};
 	const finishing = finishTool(tools);
 	return {
-		call: (request: ToolRequest) => {
+		call: (request: ToolRequest, step: number) => {
 			const intent = intentOf(request);
-			return intent === null ? null : call(intent);
+			return intent === null ? null : call(intent, step);
 		},
 		finish: (summary: string): Finish => (finishing ? {kind: 'call', name: finishing.tool.name, args: filled(finishing.tool, {[finishing.key]: summary}, 'Finish')} : {kind: 'text'}),
 	};
+}
+
+/**
+ * A start through a shell tool that runs commands in the background itself (Qwen Code's `is_background`): the agent
+ * keeps and ends the job, rather than a detached one it would not know of (Qwen Code's shell ends those).
+ */
+function backgrounded(shell: RoleTool | null, intent: Intent & {kind: 'start'}, step: number): MappedCall | null {
+	const flag = shell === null ? undefined : Object.keys(shell.tool.properties).find(key => /background/i.test(key) && shell.tool.properties[key]!.type === 'boolean');
+	if (shell === null || flag === undefined) return null;
+	const line = `echo "hlab-started: $$"; exec sh -c ${shellQuote(intent.command)}`;
+	return {name: shell.tool.name, args: {...shellArgs(shell, line, describe(intent)), [flag]: true}, observe: startObservation, exact: false};
 }
 
 /** A read, write or list through its own tool, or null when there is none or its absolute path cannot be made. */

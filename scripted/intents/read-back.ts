@@ -59,7 +59,9 @@ export function shellFileText(result: string): string {
 
 /** A background start through the shell: started when the line printed the job's pid. */
 export function startObservation(result: string): string {
-	const match = /hlab-started: (\d+)/.exec(unwrapJson(result).text);
+	// Our own marker, or the agent's word for a job it runs itself (Qwen Code: "Background shell started.\nid: bg_1\npid: 42").
+	const text = unwrapJson(result).text;
+	const match = /hlab-started: (\d+)/.exec(text) ?? (/^Background shell\b[^\n]*\bstarted\b/.test(text) ? /\bpid:? \(?(\d+)/.exec(text) : null);
 	return match ? `started background job (pid ${match[1]})` : `error: ${result}`;
 }
 

@@ -14,15 +14,19 @@ export function shellQuote(word: string): string {
 	return `'${word.replaceAll('\'', '\'\\\'\'')}'`;
 }
 
-/** The command line that does the intent. */
-export function shellLine(intent: Intent): string {
+/**
+ * The command line that does the intent at `step`. A command run again (a poll) is numbered with a no-op first line,
+ * since agents refuse or halt on identical consecutive calls (Qwen Code's loop guard cannot be turned off).
+ */
+export function shellLine(intent: Intent, step: number): string {
 	switch (intent.kind) {
 		case 'list': return withStatus(`ls -A ${shellQuote(intent.path)}`);
 		case 'read': return withStatus(`cat -- ${shellQuote(intent.path)}`);
 		case 'write': return withStatus(writeLine(intent.path, intent.content));
-		case 'run': return withStatus(intent.command);
-		// Detached from the tool's output, so the tool returns at once; polled with later commands.
-		case 'start': return `nohup sh -c ${shellQuote(intent.command)} >/dev/null 2>&1 &\necho "hlab-started: $!"`;
+		case 'run': return withStatus(`: step ${step + 1}\n${intent.command}`);
+		// Detached from the tool's output and from its process group and session (agents end a command's group when it
+		// returns, Codex among them), so the tool returns at once; polled with later commands.
+		case 'start': return `setsid nohup sh -c ${shellQuote(intent.command)} >/dev/null 2>&1 < /dev/null &\necho "hlab-started: $!"`;
 	}
 }
 

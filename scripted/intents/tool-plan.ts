@@ -14,7 +14,7 @@ export type Finish = {kind: 'call'; name: string; args: Record<string, unknown>}
 
 /** How the reference's steps are played on the tools one request offers. */
 export interface ToolPlan {
-	/** The call for a step, or null when no offered tool can do it. */
-	call(request: ToolRequest): MappedCall | null;
+	/** The call for the step (0-based: the count of tool results before it), or null when no offered tool can do it. */
+	call(request: ToolRequest, step: number): MappedCall | null;
 	finish(summary: string): Finish;
 }

@@ -38,9 +38,9 @@ t.test('the task is the longest built-in prompt any user message carries, wrappe
 		const reply = await api.chat.completions.create({model: 'any', messages, tools: [bash]});
 		return JSON.parse((reply.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.arguments) as {command: string};
 	};
-	t.match(await first([{role: 'user', content: 'Fix the tests.'}]), {command: /^echo short/}, 'exactly a prompt');
-	t.match(await first([{role: 'user', content: '<task>\nFix the tests. Then write NOTES.md.\n</task>'}]), {command: /^echo long/}, 'wrapped: the longest prompt it contains');
-	t.match(await first([{role: 'user', content: 'I am working in /w.'}, {role: 'assistant', content: 'Got it.'}, {role: 'user', content: 'Please: Fix the tests.'}]), {command: /^echo short/}, 'in a later user message, after an environment context and a reply');
+	t.match(await first([{role: 'user', content: 'Fix the tests.'}]), {command: /^: step 1\necho short/}, 'exactly a prompt');
+	t.match(await first([{role: 'user', content: '<task>\nFix the tests. Then write NOTES.md.\n</task>'}]), {command: /^: step 1\necho long/}, 'wrapped: the longest prompt it contains');
+	t.match(await first([{role: 'user', content: 'I am working in /w.'}, {role: 'assistant', content: 'Got it.'}, {role: 'user', content: 'Please: Fix the tests.'}]), {command: /^: step 1\necho short/}, 'in a later user message, after an environment context and a reply');
 	await expectError(t, () => api.chat.completions.create({model: 'any', messages: [{role: 'system', content: 'Fix the tests.'}, {role: 'user', content: 'hello'}], tools: [bash]}), 'unknown_task');
 });
 

@@ -88,6 +88,8 @@ function toolsOf(agent: AgentName, tools: AgentTools): Record<string, Tool> {
 			run_shell_command: async args => {
 				// Optional in 0.24.4 (false when left out), a boolean when given.
 				if (args.is_background !== undefined && typeof args.is_background !== 'boolean') throw new Error('is_background must be a boolean');
+				// Its own background job, as 0.24.4 reports it to the model.
+				if (args.is_background === true) return `Background shell started.\nid: bg_1\npid: ${tools.shell.start(String(args.command))}\noutput file: /tmp/shell-bg_1.output`;
 				const run = await shell(args.command);
 				return [`Command: ${String(args.command)}`, 'Directory: (root)', `Output: ${run.output || '(empty)'}`, 'Error: (none)', `Exit Code: ${run.exitCode ?? '(none)'}`, 'Signal: (none)', 'Process Group PGID: (none)'].join('\n');
 			},

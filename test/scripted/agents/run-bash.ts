@@ -31,6 +31,15 @@ export class Shell {
 		});
 	}
 
+	/** Starts a command line in the background in a group of its own, as an agent's managed background job: its pid. */
+	start(line: string): number {
+		const child = spawn('bash', ['-c', line], {cwd: this.cwd, detached: true, stdio: 'ignore'});
+		child.unref();
+		if (child.pid === undefined) throw new Error(`cannot start ${line}`);
+		this.groups.push(child.pid);
+		return child.pid;
+	}
+
 	endAll(): void {
 		for (const group of this.groups) {
 			try {

@@ -36,3 +36,10 @@ t.test('a shell tool\'s result reads as run_command\'s observation: the line\'s 
 	t.equal(startObservation('hlab-started: 4242\n'), 'started background job (pid 4242)');
 	t.match(startObservation('bash: nohup: command not found'), /^error: /);
 });
+
+t.test('a background start reads back from our marker or from the agent\'s own report of a job it runs itself', async t => {
+	t.equal(startObservation('hlab-started: 42\n'), 'started background job (pid 42)');
+	t.equal(startObservation('Background shell started.\nid: bg_f64577d0\npid: 28691\noutput file: /tmp/x.output'), 'started background job (pid 28691)', 'Qwen Code 0.24.4');
+	t.match(startObservation('Command failed: no such shell'), /^error: /);
+	t.match(startObservation('The background shell that started pid: 7 is not ours'), /^error: /, 'only a report that starts as Qwen Code\'s does');
+});
