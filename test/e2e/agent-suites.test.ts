@@ -1,0 +1,19 @@
+import {join} from 'node:path';
+import t from 'tap';
+import {checkNoLeaks} from '../leak-check.js';
+import {exampleAgent, expectSuite, freezeSuite, notInStore, runSide} from './agent-suite.js';
+
+checkNoLeaks(t);
+
+/*
+ * The real agent CLIs of examples/agents/, pinned and installed in harness-lab's store, run the built-in suite through
+ * `hlab eval --agent`, offline: the scripted provider plays each task's reference on the agent's own tools, each task's
+ * metering proxy counts, the graders judge the workspaces. Codex (the Responses API) is in codex-suite.test.ts.
+ */
+for (const id of ['pi', 'qwen-code', 'opencode']) {
+	const agent = await exampleAgent(id);
+	t.test(`${id} runs the built-in suite offline against the scripted provider, graded independently`, {skip: await notInStore(agent)}, async t => {
+		const {dir, plan} = await freezeSuite(t);
+		expectSuite(t, agent, await runSide(t, plan, agent, join(dir, id)));
+	});
+}
