@@ -1,4 +1,4 @@
-import {Tiktoken} from 'js-tiktoken/lite';
+import {Tiktoken, type TiktokenBPE} from 'js-tiktoken/lite';
 
 let encoder: Tiktoken | null = null;
 
@@ -9,9 +9,37 @@ let encoder: Tiktoken | null = null;
 export async function loadTokenizer(): Promise<Tiktoken> {
 	if (encoder === null) {
 		const ranks = (await import('js-tiktoken/ranks/cl100k_base')).default;
-		encoder ??= new Tiktoken(ranks);
+		encoder ??= buildTokenizer(ranks);
 	}
 	return encoder;
+}
+
+/** The two lookup tables js-tiktoken encodes and decodes with (its constructor's own, unexported in its types). */
+interface RankTables {
+	rankMap: Map<string, number>;
+	textMap: Map<number, Uint8Array>;
+}
+
+/**
+ * The library's constructor fills its tables through an intermediate object of 100k keys (about 0.4 s of CPU, measured,
+ * in every process that starts a scripted server); this fills the same tables straight from the ranks text, in about
+ * half of that. test/scripted/tokenizer.test.ts holds them equal to the constructor's.
+ */
+export function buildTokenizer(ranks: TiktokenBPE): Tiktoken {
+	const built = new Tiktoken({...ranks, bpe_ranks: ''});
+	const {rankMap, textMap} = built as unknown as RankTables;
+	for (const line of ranks.bpe_ranks.split('\n')) {
+		// A line is `! OFFSET TOKEN...`: the tokens, in base64, have consecutive ranks from OFFSET.
+		const fields = line.split(' ');
+		if (fields.length < 2) continue;
+		const offset = Number.parseInt(fields[1]!, 10);
+		for (let index = 2; index < fields.length; index++) {
+			const bytes = Uint8Array.from(Buffer.from(fields[index]!, 'base64'));
+			rankMap.set(bytes.join(','), offset + index - 2);
+			textMap.set(offset + index - 2, bytes);
+		}
+	}
+	return built;
 }
 
 function tokenizer(): Tiktoken {

@@ -2,14 +2,15 @@
 # Runs tap with the arguments given, with the evidence seal's key store and TMPDIR in a folder of the run's own: every
 # attempt the tests run leaves its key there, not in the user's ~/.local/state/harness-lab, whatever a test or a process
 # it started leaves in the temporary folder lands there too, and the folder goes with the run.
+# What the run's files share (a host build: test/e2e/host-build.ts) is made once, in that folder too.
 # A failed run ends with the failing assertions and their files, so a log read from its tail names what failed.
 set -uo pipefail
 state=$(mktemp -d "${TMPDIR:-/tmp}/hlab-test-state-XXXXXX")
 trap 'rm -rf "$state"' EXIT
 started="$state/started"
 touch "$started"
-mkdir "$state/keys" "$state/tmp"
-HLAB_STATE_DIR="$state/keys" TMPDIR="$state/tmp" tap "$@"
+mkdir "$state/keys" "$state/tmp" "$state/shared"
+HLAB_STATE_DIR="$state/keys" TMPDIR="$state/tmp" HLAB_TEST_SHARED="$state/shared" tap "$@"
 status=$?
 if [ "$status" -ne 0 ] && [ -d .tap/test-results ]; then
   echo "# failed in this run:"

@@ -1,5 +1,4 @@
 import {recoverAttempt, recoverySummary} from '../../supervisor/attempt/index.js';
-import {drainAttemptQueue, passwordVariable, readQueueRecord, takeQueueCredentials} from '../../supervisor/queue/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit} from '../exit-codes.js';
 import {absolutePath} from '../path-option.js';
@@ -23,6 +22,8 @@ export const recoverMode: EvalMode = {
 
 async function recover(flags: RecoverFlags): Promise<number> {
 	const {report, killed} = await recoverAttempt(flags.recover);
+	// Loaded only here, not by every `hlab eval`: the queue's Redis client and job library are a fifth of a second of start-up.
+	const {drainAttemptQueue, passwordVariable, readQueueRecord, takeQueueCredentials} = await import('../../supervisor/queue/index.js');
 	const queued = await readQueueRecord(flags.recover);
 	if (queued !== null) {
 		const {redisPassword} = takeQueueCredentials({secretFile: null, passwordFile: flags.redisPasswordFile ?? null, insecure: false, needsSecret: false});

@@ -1,6 +1,5 @@
 import {existsSync} from 'node:fs';
 import {runAttempt, reportSummary, type AttemptOptions} from '../../supervisor/attempt/index.js';
-import {openRedisLink, queuePlacement, takeQueueCredentials} from '../../supervisor/queue/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
 import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
@@ -98,6 +97,8 @@ async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<Att
 	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each queue node sets its own --parallel-tasks and --threads');
 	const lockMs = positiveDuration(flags.nodeLock, '--node-lock');
 	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit, '--evidence-limit');
+	// Loaded only here: the queue's Redis client and job library cost every other attempt a fifth of a second of start-up.
+	const {openRedisLink, queuePlacement, takeQueueCredentials} = await import('../../supervisor/queue/index.js');
 	const {secret, redisPassword} = takeQueueCredentials({secretFile: flags.queueSecretFile ?? null, passwordFile: flags.redisPasswordFile ?? null, insecure: flags.insecureQueue === true, needsSecret: true});
 	const link = await openRedisLink(flags.queue!, redisPassword);
 	if (secret === null) process.stderr.write('hlab: warning: --insecure-queue: the queue nodes\' answers are not authenticated; anyone who reaches this Redis can write a verdict (queue_auth none)\n');

@@ -61,10 +61,12 @@ async function pageDir(t: Test): Promise<{cwd: string; env: Record<string, strin
 	await writeFile(join(shims, 'hlab'), `#!/bin/sh\nexec '${process.execPath}' '${join(installRoot, 'bin', 'hlab.js')}' "$@"\n`, {mode: 0o755});
 	const runtime = join(cwd, '.runtime');
 	await mkdir(runtime);
-	// The runtime root and temporary files stay in the page's folder, which the test removes.
-	return {cwd, env: {PATH: `${shims}:${join(installRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime}};
+	// The runtime root and temporary files stay in the page's folder, which the test removes; the compiled-code cache
+	// (else in TMPDIR, so cold for every page) is one for all pages, in the test's own temporary folder.
+	return {cwd, env: {PATH: `${shims}:${join(installRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime, NODE_COMPILE_CACHE: compileCache}};
 }
 
+const compileCache = await tempDir(t, 'hlab-docs-compile-cache-');
 const notRun: string[] = [];
 
 for (const page of documentationPages()) {

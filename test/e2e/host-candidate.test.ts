@@ -9,10 +9,11 @@ import {ProcessRecord} from '../../process/index.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {freeze, scratch} from './experiment-fixture.js';
+import {hostBuild} from './host-build.js';
 
 checkNoLeaks(t);
 
-// Two tasks whose scripted reference runs no test command, so the file stays fast; the build is made once.
+// Two tasks whose scripted reference runs no test command, so the file stays fast; the build is made once (and shared with the run's other host-candidate files).
 const tasks = 'json_config_migration,sales_report';
 const policy = {concurrency: 2, acceptance: {require_all_pass: true, improvement: 'non-regression', max_duration_ratio: 1000}};
 
@@ -26,9 +27,7 @@ async function processWall(dir: string, rel: string): Promise<number> {
 
 t.test('host candidates: supervised attempts, supervised timing, mixed timing refused', async t => {
 	const dir = await scratch(t);
-	const built = await hlab(['build-host', '--out', join(dir, 'build')], {timeoutMs: 150_000});
-	t.equal(built.record.exit_code, 0, `build-host: ${built.stderr}`);
-	const host = join(dir, 'build', 'hlab');
+	const host = await hostBuild(t);
 	const plan = await freeze({dir, tasks, policy});
 	const run = (args: string[]) => hlab(['eval', '--plan', plan, '--json', ...args], {timeoutMs: 150_000});
 	// The three attempts are independent; running them together keeps the file short.

@@ -8,6 +8,7 @@ import {Plan} from '../../supervisor/plan/plan-schema.js';
 import {installRoot} from '../../files/install-root.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {pinFixture} from '../supervisor/controller/fixtures.js';
+import {hostBuild} from './host-build.js';
 import {evalEntry} from './install-copy.js';
 import {repeatedObservation, scratch} from './experiment-fixture.js';
 
@@ -98,10 +99,9 @@ t.test('a controller plan runs with --candidate-host: each side a supervised hos
 	await writeFile(join(dir, 'responses.json'), JSON.stringify(decidesScript));
 	const frozen = await hlab(dir, 'eval', '--experiment-controller', 'controller.json', '--responses', 'responses.json', '--freeze', 'plan.json');
 	t.equal(frozen.status, 0, frozen.stderr);
-	const built = await hlab(dir, 'build-host', '--out', 'host');
-	t.equal(built.status, 0, built.stderr);
+	const host = await hostBuild(t);
 	for (const side of ['baseline', 'candidate']) {
-		const ran = await hlab(dir, 'eval', '--plan', 'plan.json', '--candidate-host', 'host/hlab', '--side', side, '--artifacts', side, '--json');
+		const ran = await hlab(dir, 'eval', '--plan', 'plan.json', '--candidate-host', host, '--side', side, '--artifacts', side, '--json');
 		t.equal(ran.status, 0, `${side}: ${ran.stderr}`);
 		const report = await readReport(join(dir, side));
 		t.equal(report.timing, 'supervised-host');

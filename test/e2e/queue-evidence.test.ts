@@ -18,6 +18,8 @@ const placementFiles = new Set(['queue.json', 'queue-audit.json']);
 const placementKeys = new Set(['placement', 'queue', 'threads', 'executor', 'argv', 'nodes']);
 /** The coordinator's log says other things than a local attempt's: its presence is compared, not its lines. */
 const freeText = new Set(['log.jsonl']);
+/** Appended as tasks end: at concurrency 2 either task may end first, so the lines' structures are compared as a set. */
+const completionOrder = new Set(['ledger.jsonl']);
 
 async function filesOf(dir: string): Promise<string[]> {
 	const entries = await readdir(dir, {recursive: true, withFileTypes: true});
@@ -40,7 +42,10 @@ async function structureOf(dir: string, file: string): Promise<unknown> {
 	const name = file.split('/').at(-1)!;
 	if (freeText.has(name)) return 'present';
 	const text = await readFile(join(dir, file), 'utf8');
-	if (name.endsWith('.jsonl')) return text.trim().split('\n').filter(line => line !== '').map(line => shapeOf(JSON.parse(line)));
+	if (name.endsWith('.jsonl')) {
+		const lines = text.trim().split('\n').filter(line => line !== '').map(line => shapeOf(JSON.parse(line)));
+		return completionOrder.has(file) ? lines.map(line => JSON.stringify(line)).sort() : lines;
+	}
 	if (name.endsWith('.json')) return shapeOf(JSON.parse(text));
 	return 'present';
 }

@@ -8,7 +8,9 @@ import {AttemptRecord} from '../../supervisor/attempt/stages/attempt-record.js';
 import {copyCartridge, examplesDir} from '../cartridges/cartridge-copy.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
+import {tempDir} from '../temp-dir.js';
 import {repeatedObservation, scratch} from './experiment-fixture.js';
+import {hostBuild} from './host-build.js';
 
 checkNoLeaks(t);
 
@@ -26,27 +28,48 @@ interface Side {
 	executor: string | null;
 }
 
-/** `hlab eval --freeze` then `--plan` (with `extra`) from `cwd`, once with --sandbox and once without. */
-async function bothWays(t: Test, cwd: string, freezeArgs: string[], extra: string[] = []): Promise<{sandboxed: Side; plain: Side}> {
-	const sides: Partial<Record<'sandboxed' | 'plain', Side>> = {};
+type Plans = Record<'sandboxed' | 'plain', string>;
+
+/** `hlab eval --freeze` from `cwd`, once with --sandbox and once without. */
+async function freezeBoth(t: Test, cwd: string, freezeArgs: string[]): Promise<Plans> {
+	const plans: Partial<Plans> = {};
 	for (const name of ['sandboxed', 'plain'] as const) {
 		const plan = join(cwd, `${name}-plan.json`);
 		const frozen = await hlab(['eval', ...freezeArgs, ...(name === 'sandboxed' ? ['--sandbox'] : []), '--freeze', plan], {cwd});
 		t.equal(frozen.record.exit_code, 0, `${name} freeze: ${frozen.stderr}`);
 		if (name === 'sandboxed') t.match(frozen.stdout, /sandbox: bubblewrap \S+ \(in-process tasks in a sandboxed task runner, tool commands and host candidates/, 'the freeze summary says what runs sandboxed');
+		plans[name] = plan;
+	}
+	return plans as Plans;
+}
+
+/** `hlab eval --plan` (with `extra`) from `cwd`, of each plan, into `<cwd>/<name>`. */
+async function runBoth(t: Test, cwd: string, plans: Plans, extra: string[] = []): Promise<{sandboxed: Side; plain: Side}> {
+	const sides: Partial<Record<'sandboxed' | 'plain', Side>> = {};
+	for (const name of ['sandboxed', 'plain'] as const) {
 		const dir = join(cwd, name);
-		const ran = await hlab(['eval', '--plan', plan, '--artifacts', dir, ...extra], {cwd, timeoutMs: 150_000});
+		const ran = await hlab(['eval', '--plan', plans[name], '--artifacts', dir, ...extra], {cwd, timeoutMs: 150_000});
 		t.equal(ran.record.exit_code, 0, `${name} attempt: ${ran.stdout}${ran.stderr}`);
 		sides[name] = {report: await readReport(dir), executor: await executorOf(dir)};
 	}
 	return sides as {sandboxed: Side; plain: Side};
 }
 
+async function bothWays(t: Test, cwd: string, freezeArgs: string[], extra: string[] = []): Promise<{sandboxed: Side; plain: Side}> {
+	return runBoth(t, cwd, await freezeBoth(t, cwd, freezeArgs), extra);
+}
+
+const cartridgeArgs = (name: string): string[] => ['--cartridge', join(examplesDir, `${name}.cartridge`), '--responses', join(examplesDir, `${name}.responses.json`)];
+
+// The report agent's two plans serve its baseline test and its candidate test (frozen once, by whichever runs first).
+const shared = await tempDir(t, 'hlab-e2e-plans-');
+let reportAgentPlans: Promise<Plans> | null = null;
+const reportAgentPlansFor = (t: Test): Promise<Plans> => (reportAgentPlans ??= freezeBoth(t, shared, cartridgeArgs('report_agent')));
+
 for (const name of ['report_agent', 'settings_agent']) {
 	t.test(`the ${name} cartridge passes under --sandbox in the task runner, as it does unsandboxed`, {skip}, async t => {
 		const dir = await scratch(t);
-		const cartridge = ['--cartridge', join(examplesDir, `${name}.cartridge`), '--responses', join(examplesDir, `${name}.responses.json`)];
-		const {sandboxed, plain} = await bothWays(t, dir, cartridge);
+		const {sandboxed, plain} = name === 'report_agent' ? await runBoth(t, dir, await reportAgentPlansFor(t)) : await bothWays(t, dir, cartridgeArgs(name));
 		t.equal(sandboxed.report.passed, true, sandboxed.report.tasks.map(task => task.message).join('; '));
 		t.same(verdicts(sandboxed.report), verdicts(plain.report), 'the same verdicts');
 		t.equal(sandboxed.executor, 'sandboxed-runner', 'attempt.json names the sandboxed runner');
@@ -56,9 +79,8 @@ for (const name of ['report_agent', 'settings_agent']) {
 
 t.test('a candidate cartridge of a sandboxed plan runs in the task runner too, and passes', {skip}, async t => {
 	const dir = await scratch(t);
-	const cartridge = ['--cartridge', join(examplesDir, 'report_agent.cartridge'), '--responses', join(examplesDir, 'report_agent.responses.json')];
 	const candidate = await copyCartridge(t, 'report_agent', {'prompts/system.md': '# Report agent\n\nPublish the report with publish_report, then call done.\n'});
-	const {sandboxed, plain} = await bothWays(t, dir, cartridge, ['--candidate-cartridge', candidate]);
+	const {sandboxed, plain} = await runBoth(t, dir, await reportAgentPlansFor(t), ['--candidate-cartridge', candidate]);
 	t.equal(sandboxed.report.side, 'candidate');
 	t.equal(sandboxed.report.passed, true, sandboxed.report.tasks.map(task => task.message).join('; '));
 	t.same(verdicts(sandboxed.report), verdicts(plain.report));
@@ -86,9 +108,7 @@ t.test('the sample controller plan passes under --sandbox, baseline and candidat
 
 t.test('a host candidate passes under --sandbox, its task processes under bubblewrap, as it does unsandboxed', {skip}, async t => {
 	const dir = await scratch(t);
-	const built = await hlab(['build-host', '--out', 'build'], {cwd: dir, timeoutMs: 150_000});
-	t.equal(built.record.exit_code, 0, built.stderr);
-	const {sandboxed, plain} = await bothWays(t, dir, ['--task', 'json_config_migration,sales_report'], ['--candidate-host', join(dir, 'build', 'hlab')]);
+	const {sandboxed, plain} = await bothWays(t, dir, ['--task', 'json_config_migration,sales_report'], ['--candidate-host', await hostBuild(t)]);
 	t.equal(sandboxed.report.passed, true, sandboxed.report.tasks.map(task => task.message).join('; '));
 	t.same(verdicts(sandboxed.report), verdicts(plain.report), 'the same verdicts');
 	t.equal(sandboxed.executor, 'host');

@@ -22,10 +22,21 @@ export interface PageWatch {
 	dialogs: string[];
 }
 
-/** Opens a local page in a fresh context and watches it; `pageUrl` is the file itself, the one load that is not a request of the page. */
-export async function openPage(browser: Browser, file: string): Promise<{page: Page; watch: PageWatch}> {
+/**
+ * Opens a local page in a fresh context and watches it; `pageUrl` is the file itself, the one load that is not a request of the page.
+ * `mainThreadMs()` is the CPU time the page's main thread has spent in its tasks since before it loaded (parsing, script,
+ * style, layout, paint): unlike its wall clock, it is the page's own work, whatever else the machine is running.
+ */
+export async function openPage(browser: Browser, file: string): Promise<{page: Page; watch: PageWatch; mainThreadMs: () => Promise<number>}> {
 	const context = await browser.newContext({viewport: {width: 1400, height: 900}});
 	const page = await context.newPage();
+	const devtools = await context.newCDPSession(page);
+	// threadTicks: durations in the thread's CPU time, not wall time.
+	await devtools.send('Performance.enable', {timeDomain: 'threadTicks'});
+	const mainThreadMs = async (): Promise<number> => {
+		const {metrics} = await devtools.send('Performance.getMetrics');
+		return Math.round((metrics.find(metric => metric.name === 'TaskDuration')?.value ?? Number.NaN) * 1000);
+	};
 	const pageUrl = pathToFileURL(file).href;
 	const watch: PageWatch = {errors: [], requests: [], dialogs: []};
 	page.on('console', message => {
@@ -40,7 +51,7 @@ export async function openPage(browser: Browser, file: string): Promise<{page: P
 		if (request.url() !== pageUrl) watch.requests.push(request.url());
 	});
 	await page.goto(pageUrl, {waitUntil: 'load'});
-	return {page, watch};
+	return {page, watch, mainThreadMs};
 }
 
 /** Saves a screenshot in the test's folder; with HLAB_KEEP_SCREENSHOTS=DIR a copy outlives the test, for a person to look at. */

@@ -138,7 +138,8 @@ t.test('a thousand tasks a side open fast, and a transcript at the end opens on 
 	const file = join(dir, 'large.html');
 	await writeReportPage(file, renderReportPage(large));
 	const browser = await launchBrowser(t);
-	const {page, watch} = await openPage(browser, file);
+	const {page, watch, mainThreadMs} = await openPage(browser, file);
+	const working = await mainThreadMs();
 	const rendered = Number(await page.getAttribute('body', 'data-rendered-ms'));
 	// When a person sees the page: the first paint with content, and the load event (the table is built before it).
 	// A string: the test is compiled without the DOM's types, and this runs in the page.
@@ -146,10 +147,12 @@ t.test('a thousand tasks a side open fast, and a transcript at the end opens on 
 		paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
 		load: performance.getEntriesByType('navigation')[0]?.loadEventEnd ?? null,
 	})`) as {paint: number | null; load: number | null};
-	t.comment(`1,000 tasks a side (${((await stat(file)).size / 1e6).toFixed(1)} MB): table built at ${rendered} ms, first contentful paint ${Math.round(timing.paint ?? -1)} ms, load ${Math.round(timing.load ?? -1)} ms`);
-	// The target is under a second on this machine; the bound is generous because the machine is shared.
-	t.ok(rendered > 0 && rendered < 3000, `table built in ${rendered} ms`);
-	t.ok(timing.paint !== null && timing.paint < 3000, `painted in ${timing.paint} ms`);
+	t.comment(`1,000 tasks a side (${((await stat(file)).size / 1e6).toFixed(1)} MB): table built at ${rendered} ms, first contentful paint ${Math.round(timing.paint ?? -1)} ms, load ${Math.round(timing.load ?? -1)} ms, main thread ${working} ms of CPU`);
+	t.ok(rendered > 0, 'the table was built');
+	t.ok(timing.paint !== null, 'and painted');
+	// The target is under a second on this machine. The bound is on the page's own work up to its load (parsing, the
+	// table, style, layout, the first paint), its main thread's CPU time: the wall clock of a loaded machine measures the load too.
+	t.ok(working > 0 && working < 3000, `built and painted in ${working} ms of the page's main thread`);
 	t.equal(await page.textContent('#shown'), '1000 of 1000 tasks');
 	await page.click('th[data-key=tokens][data-side="1"]');
 	await page.click('th[data-key=tokens][data-side="1"]');

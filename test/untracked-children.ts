@@ -1,0 +1,33 @@
+/**
+ * tap loads its process tracker (@tapjs/processinfo) into each test file and, through a hook on every spawn
+ * (process-on-spawn), into every process started from it at any depth: each `hlab`, grader, compiler and task test
+ * under a test file then runs a module-loader thread, records every file it loads and turns on source maps, about
+ * twice the CPU of a start (`hlab eval --list`: 0.43 s alone, 0.99 s tracked). The suite uses neither the tracker's
+ * coverage (off in .taprc) nor its process database, so from here on a test file's processes start as a user's
+ * would: a hook added after the tracker's takes the tracker out of the environment it handed the child.
+ */
+const spawnHooks = Symbol.for('process-on-spawn@*:singletonId');
+const trackerOption = /(^|\s)"?--(import|loader)=\S*@tapjs\/processinfo\/\S*?"?(?=\s|$)/g;
+
+interface SpawnHooks {
+	listeners: Array<(options: {env: NodeJS.ProcessEnv}) => void>;
+}
+
+let untracked = false;
+
+export function untrackChildren(): void {
+	const hooks = (globalThis as Record<symbol, SpawnHooks | undefined>)[spawnHooks];
+	if (untracked || hooks === undefined) return;
+	untracked = true;
+	hooks.listeners.push(options => {
+		options.env = withoutTracker(options.env);
+	});
+}
+
+function withoutTracker(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('_TAPJS_PROCESSINFO_')));
+	const options = (kept.NODE_OPTIONS ?? '').replace(trackerOption, '').trim();
+	if (options === '') delete kept.NODE_OPTIONS;
+	else kept.NODE_OPTIONS = options;
+	return kept;
+}
