@@ -2,9 +2,11 @@
 # Runs tap with the arguments given, with the evidence seal's key store and TMPDIR in a folder of the run's own: every
 # attempt the tests run leaves its key there, not in the user's ~/.local/state/harness-lab, whatever a test or a process
 # it started leaves in the temporary folder lands there too, and the folder goes with the run.
-# What the run's files share (a host build: test/e2e/host-build.ts) is made once, in that folder too.
+# What the run's files share (a host build: test/e2e/host-build.ts) is made once, in that folder too. The real agent
+# CLIs come from the tests' own store (scripts/test-agent-store.sh; scripts/test-agents.sh fills it).
 # A failed run ends with the failing assertions and their files, so a log read from its tail names what failed.
 set -uo pipefail
+source "$(dirname "$0")/test-agent-store.sh"
 state=$(mktemp -d "${TMPDIR:-/tmp}/hlab-test-state-XXXXXX")
 trap 'rm -rf "$state"' EXIT
 started="$state/started"
