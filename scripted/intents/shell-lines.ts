@@ -30,10 +30,15 @@ export function shellLine(intent: Intent, step: number): string {
 	}
 }
 
-/** On a line of its own, so a comment or a trailing `&` in the command cannot swallow it. */
+/**
+ * On a line of its own, so a comment or a trailing `&` in the command cannot swallow it; then the command's status is
+ * the line's status again, so an agent that cuts a long output's end (and the marker with it) still reports it.
+ */
 function withStatus(line: string): string {
-	return `${line}\necho "hlab-exit: $?"`;
+	return `${line}\n${statusLine}`;
 }
+
+export const statusLine = 'hlab_status=$?; echo "hlab-exit: $hlab_status"; (exit $hlab_status)';
 
 /** A quoted heredoc keeps the content byte for byte; content without a final newline, or holding the delimiter, goes through printf. */
 function writeLine(path: string, content: string): string {
