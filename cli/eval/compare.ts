@@ -4,7 +4,7 @@ import {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} 
 import {decisionSummary} from '../../supervisor/compare/decision-summary.js';
 import type {Decision} from '../../supervisor/compare/decision-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
-import {fail, failedExit, okExit, reviseExit} from '../exit-codes.js';
+import {fail, failedExit, insufficientExit, okExit, reviseExit} from '../exit-codes.js';
 import {absolutePath, absolutePaths} from '../path-option.js';
 import type {EvalMode} from './eval-mode.js';
 import {printResult} from './print-result.js';
@@ -62,6 +62,7 @@ function exitOf(decision: Decision['decision']): number {
 	switch (decision) {
 		case 'accept': return okExit;
 		case 'revise': return reviseExit;
+		case 'insufficient': return insufficientExit;
 		case 'reject': return failedExit;
 	}
 }

@@ -51,8 +51,10 @@ export const pageScript = String.raw`
 		}
 		var d = data.decision;
 		if (d === null) { out.appendChild(h('p', {text: 'No decision file was given.'})); return out; }
-		var accept = d.decision === 'accept';
-		out.appendChild(h('div', {cls: 'verdict ' + (accept ? 'good' : 'bad'), id: 'verdict'}, h('strong', {text: accept ? 'ACCEPT' : 'REJECT'}), ' the candidate', d.duration_ratio === null ? '' : ' · duration ratio ' + d.duration_ratio.toFixed(2) + 'x', ' · decided ' + d.decided_at));
+		// Each verdict as itself: revise and insufficient are neither an acceptance nor a rejection.
+		var tone = {accept: 'good', reject: 'bad', revise: 'unsure', insufficient: 'unsure'}[d.decision] || 'bad';
+		out.appendChild(h('div', {cls: 'verdict ' + tone, id: 'verdict'}, h('strong', {text: d.decision.toUpperCase()}), d.decision === 'insufficient' ? ' evidence for the candidate' : ' the candidate', d.duration_ratio === null ? '' : ' · duration ratio ' + d.duration_ratio.toFixed(2) + 'x', ' · decided ' + d.decided_at));
+		if (d.insufficient) out.appendChild(h('p', {cls: 'lead', id: 'insufficient'}, h('strong', {text: d.insufficient.more_trials_per_task === null ? 'Add tasks: ' : 'Run ' + d.insufficient.more_trials_per_task + ' more trials per task: '}), d.insufficient.message));
 		out.appendChild(h('ul', {cls: 'checks'}, d.checks.map(function (check) {
 			return h('li', {cls: check.satisfied ? 'ok' : 'no'}, h('span', {cls: 'mark', text: check.satisfied ? '✓' : '✗'}), h('span', {cls: 'rule', text: check.rule}), h('span', {text: check.message}));
 		})));
