@@ -5,6 +5,7 @@ import {ExperimentPolicy} from './experiment-policy.js';
 import {PackageFingerprint} from './fingerprints.js';
 import {Configuration} from './configuration.js';
 import {PlanSandbox} from './freeze-sandbox.js';
+import {PlanPower} from './plan-power.js';
 
 export const planSchema = 'harness-lab/plan@1';
 
@@ -106,6 +107,8 @@ export const Plan = z.object({
 	total_budget: TotalBudget.optional(),
 	/** Present when frozen with `--sandbox`; absent otherwise, so plans frozen without it keep their digest. */
 	sandbox: PlanSandbox.optional(),
+	/** What the plan's shape can detect on pass/fail at its `min_confidence` (80% power); absent without one, so older plans keep their digests. */
+	power: PlanPower.optional(),
 	/** sha256 over the canonical JSON of every other field. */
 	plan_digest: z.string(),
 });
