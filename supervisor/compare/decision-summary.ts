@@ -44,5 +44,5 @@ function statisticsLines(statistics: PairedStatistics): string[] {
 function clusterText(item: PairedInterval): string {
 	if (item.clustered !== true || item.tasks === null) return '';
 	const number = (value: number | null): string => (value === null ? '?' : value.toPrecision(3));
-	return `; resampled by task (${item.tasks} tasks), cluster-robust SE ${number(item.cluster_se)}, variance between tasks ${number(item.between_task)}, within a task ${number(item.within_task)}`;
+	return `; resampled by task (${item.tasks} task${item.tasks === 1 ? '' : 's'}), cluster-robust SE ${number(item.cluster_se)}, variance between tasks ${number(item.between_task)}, within a task ${number(item.within_task)}`;
 }
