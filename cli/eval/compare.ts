@@ -2,6 +2,7 @@ import {existsSync} from 'node:fs';
 import {writeReport} from '../../supervisor/report/index.js';
 import {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} from '../../supervisor/compare/compare-reports.js';
 import {decisionSummary} from '../../supervisor/compare/decision-summary.js';
+import {candidatesSummary, compareCandidates} from '../../supervisor/compare/compare-candidates.js';
 import type {Decision} from '../../supervisor/compare/decision-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {fail, failedExit, insufficientExit, okExit, reviseExit} from '../exit-codes.js';
@@ -20,7 +21,7 @@ interface CompareFlags {
 /** `hlab eval --compare`: the decision over a baseline and a candidate report, optionally written with its page. */
 export const compareMode: EvalMode = {
 	name: 'compare',
-	addTrigger: command => command.option('--compare <baseline,candidate>', 'compare two report.json files', absolutePaths),
+	addTrigger: command => command.option('--compare <baseline,candidate[,candidate...]>', 'compare two report.json files, or several candidates against one baseline (Holm\'s correction across them)', absolutePaths),
 	own: {
 		modes: ['compare'], why: 'is an option of a comparison',
 		add: command => command
@@ -33,7 +34,8 @@ export const compareMode: EvalMode = {
 
 async function compare(flags: CompareFlags): Promise<number> {
 	const paths = flags.compare;
-	if (paths.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
+	if (paths.length < 2) throw new UsageError('--compare needs a baseline and at least one candidate: baseline/report.json,candidate/report.json[,...]');
+	if (paths.length > 2) return compareSeveral(flags);
 	const output = flags.decisionOutput ?? null;
 	// Refused before any controller call: a decision is never overwritten, so there is nothing to decide.
 	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
@@ -46,6 +48,20 @@ async function compare(flags: CompareFlags): Promise<number> {
 	// A refused timing is said on stderr too, so a script sees why no duration was compared.
 	if (decision.timing?.kind === 'refused') fail(`comparison refused (${decision.timing.reason}): ${decision.timing.message}`);
 	return exitOf(decision.decision);
+}
+
+/** Several candidates: one decision file over all of them; it exits 0 when at least one is accepted. */
+async function compareSeveral(flags: CompareFlags): Promise<number> {
+	const [baseline, ...candidates] = flags.compare;
+	const output = flags.decisionOutput ?? null;
+	if (typeof flags.html === 'string') throw new UsageError('--html shows one candidate: compare it alone with the baseline for its page');
+	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
+	const decision = await compareCandidates(baseline!, candidates);
+	if (output !== null) await writeDecision(output, decision);
+	printResult(flags, candidatesSummary(decision, output), decision);
+	const verdicts = decision.candidates.map(item => item.verdict);
+	if (verdicts.includes('accept')) return okExit;
+	return exitOf(verdicts.includes('insufficient') ? 'insufficient' : verdicts.includes('revise') ? 'revise' : 'reject');
 }
 
 /** Where the comparison page goes: --html, or beside the decision file; none with --no-html or without a decision file. */

@@ -15,6 +15,7 @@ import {compareTiming} from './compare-timing.js';
 import {meteringCheck} from './metering-check.js';
 import {leakCheck} from './leak-check.js';
 import type {Insufficient} from './insufficient.js';
+import type {CandidatesDecision} from './candidates-decision-schema.js';
 import {InputError} from '../input-error.js';
 import type {Plan} from '../plan/plan-schema.js';
 
@@ -137,7 +138,7 @@ async function controllerClient(plan: Plan, evidenceDir: string | null): Promise
 }
 
 /** Writes a decision exclusively and durably: a rerun can never overwrite an earlier decision, a crash never tears one. */
-export async function writeDecision(path: string, decision: Decision): Promise<void> {
+export async function writeDecision(path: string, decision: Decision | CandidatesDecision): Promise<void> {
 	try {
 		await writeJson(path, decision, {exclusive: true, durable: true});
 	} catch (error) {

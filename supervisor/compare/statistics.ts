@@ -2,7 +2,7 @@ import {z} from 'zod';
 import type {Report, TaskResult} from '../attempt/report/report-schema.js';
 import {exactSignTest} from '../statistics/sign-test.js';
 import {clustersOf} from '../statistics/clusters.js';
-import {clusterBootstrap} from '../statistics/cluster-bootstrap.js';
+import {clusterBootstrap, clusterBootstrapPValue} from '../statistics/cluster-bootstrap.js';
 import {clusterRobustSE} from '../statistics/cluster-robust-se.js';
 import {varianceDecomposition} from '../statistics/variance-decomposition.js';
 
@@ -55,6 +55,8 @@ export const PairedInterval = z.object({
 	/** The differences' variance between tasks and between repeats of one task; null where not estimable. */
 	between_task: z.number().nonnegative().nullable().default(null),
 	within_task: z.number().nonnegative().nullable().default(null),
+	/** The two-sided bootstrap p-value of no difference, matching the interval (at most 1 − confidence exactly when it excludes zero). */
+	p_value: z.number().min(0).max(1).nullable().default(null),
 });
 export type PairedInterval = z.infer<typeof PairedInterval>;
 
@@ -149,12 +151,13 @@ function bootstrapInterval(metric: PairedMetric, pairs: Pair[], options: Require
 		known += 1;
 	}
 	const base = {metric, pairs: known, left_out: pairs.length - known, tasks: byTask.size};
-	if (known === 0) return {...base, mean_difference: null, low: null, high: null, clustered: null, cluster_se: null, between_task: null, within_task: null};
+	if (known === 0) return {...base, mean_difference: null, low: null, high: null, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null};
 	const clusters = clustersOf([...byTask.values()]);
 	const clustered = known > byTask.size;
 	const interval = clusterBootstrap(clusters, options.confidence, options.seed, options.resamples, clustered);
 	const spread = varianceDecomposition(clusters);
-	return {...base, mean_difference: mean(clusters.values), ...interval, clustered, cluster_se: clusterRobustSE(clusters), ...spread};
+	const p = clusterBootstrapPValue(clusters, options.seed, options.resamples, clustered);
+	return {...base, mean_difference: mean(clusters.values), ...interval, clustered, cluster_se: clusterRobustSE(clusters), ...spread, p_value: p};
 }
 
 /** Unknown usage is null and stays out of the pairs; a task that never ran has no wall time. */

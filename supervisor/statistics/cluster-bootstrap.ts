@@ -31,6 +31,30 @@ function expandedAlpha(alpha: number, clusters: number): number {
 	return 2 * normalCdf(-widened);
 }
 
+/**
+ * The two-sided p-value of a zero mean difference that matches the interval above: the largest 1 − confidence at
+ * which the interval still holds zero (so it is at most 1 − confidence exactly when the interval excludes zero). Found by bisection over confidence, drawing the same resamples each time.
+ */
+export function clusterBootstrapPValue(clusters: Clusters, seed: number, resamples: number, expanded = false): number {
+	const means = resampleMeans(clusters, seed, resamples).sort();
+	const holdsZero = (alpha: number): boolean => {
+		const tail = expanded ? expandedAlpha(alpha, clusters.sums.length) : alpha;
+		return quantile(means, tail / 2) <= 0 && quantile(means, 1 - tail / 2) >= 0;
+	};
+	if (holdsZero(1)) return 1;
+	// Resamples cannot tell p-values below one in `resamples` apart: that is the floor, never 0.
+	const floor = 1 / resamples;
+	if (!holdsZero(floor)) return floor;
+	let low = floor;
+	let high = 1;
+	for (let step = 0; step < 40; step += 1) {
+		const middle = (low + high) / 2;
+		if (holdsZero(middle)) low = middle;
+		else high = middle;
+	}
+	return high;
+}
+
 /** The same seed gives the same resamples: the interval is reproducible. */
 function resampleMeans(clusters: Clusters, seed: number, resamples: number): Float64Array {
 	const rng = xoroshiro128plus(seed);

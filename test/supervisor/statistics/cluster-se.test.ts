@@ -41,3 +41,20 @@ t.test('one entry per task: the cluster bootstrap is the entry bootstrap, draw f
 	const wider = clusterBootstrap(clustersOf(values.map(value => [value])), 0.95, 1, 2000, true);
 	t.ok(wider.low <= asTasks.low && wider.high >= asTasks.high, 'expanded for few tasks: never narrower');
 });
+
+t.test('the bootstrap p-value agrees with the interval at every level', async t => {
+	const {clusterBootstrapPValue} = await import('../../../supervisor/statistics/cluster-bootstrap.js');
+	const groups = [[-2, -1], [-1, 0], [-3, -2], [0, 1], [-1, -1], [-2, 0]];
+	for (const expanded of [false, true]) {
+		const clusters = clustersOf(groups);
+		const p = clusterBootstrapPValue(clusters, 7, 4000, expanded);
+		t.ok(p > 0 && p < 1, `p = ${p}`);
+		for (const confidence of [0.8, 0.9, 0.95, 0.99]) {
+			const interval = clusterBootstrap(clusters, confidence, 7, 4000, expanded);
+			const excludes = interval.high < 0 || interval.low > 0;
+			t.equal(p <= 1 - confidence + 1e-9, excludes, `${expanded ? 'expanded' : 'plain'} at ${confidence}: p ${p}, interval [${interval.low}, ${interval.high}]`);
+		}
+	}
+	t.equal(clusterBootstrapPValue(clustersOf([[1, -1], [2, -2]]), 1, 1000), 1, 'a zero mean difference: p = 1');
+	t.equal(clusterBootstrapPValue(clustersOf([[-1], [-1], [-2]]), 1, 1000), 1 / 1000, 'every resample below zero: the floor, never 0');
+});
