@@ -61,6 +61,8 @@ export const pageScript = String.raw`
 		return out;
 	}
 
+	function precise(value) { return value == null ? '—' : Number(value.toPrecision(3)).toLocaleString('en-US'); }
+
 	function statisticsSection() {
 		var s = data.statistics;
 		if (!s) return null;
@@ -69,9 +71,12 @@ export const pageScript = String.raw`
 		var level = Math.round(s.confidence * 1000) / 10 + '%';
 		out.appendChild(h('p', {cls: 'lead'}, h('strong', {text: pf.significant ? 'Significant' : 'Not significant'}), ' at ' + level + ': of ' + pf.pairs + ' paired trials, the candidate alone passed ' + pf.candidate_only + ' and the baseline alone ' + pf.baseline_only + ' (exact two-sided sign test, p = ' + (pf.p_value < 0.0001 ? pf.p_value.toExponential(2) : pf.p_value.toFixed(4)) + ').'));
 		var names = {turns: 'turns', total_tokens: 'tokens', wall_ms: 'duration (ms)'};
-		out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['difference (candidate − baseline)', 'mean', level + ' interval', 'pairs used', 'left out (unknown)'].map(function (t) { return h('th', {text: t}); }))),
+		out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['difference (candidate − baseline)', 'mean', level + ' interval', 'pairs used', 'left out (unknown)', 'resampled', 'cluster-robust SE', 'variance between / within tasks'].map(function (t) { return h('th', {text: t}); }))),
 			h('tbody', null, s.differences.map(function (d) {
-				return h('tr', null, h('td', {text: names[d.metric] || d.metric}), h('td', {cls: 'n', text: signed(d.mean_difference, 1)}), h('td', {cls: 'n', text: d.low === null ? '—' : '[' + signed(d.low, 1) + ', ' + signed(d.high, 1) + ']'}), h('td', {cls: 'n', text: d.pairs}), h('td', {cls: 'n', text: d.left_out}));
+				// Decisions from before the clustered intervals have none of the last three.
+				var resampled = d.clustered == null ? '—' : d.clustered ? 'tasks (' + d.tasks + ')' : 'entries';
+				var spread = d.between_task == null && d.within_task == null ? '—' : precise(d.between_task) + ' / ' + precise(d.within_task);
+				return h('tr', null, h('td', {text: names[d.metric] || d.metric}), h('td', {cls: 'n', text: signed(d.mean_difference, 1)}), h('td', {cls: 'n', text: d.low === null ? '—' : '[' + signed(d.low, 1) + ', ' + signed(d.high, 1) + ']'}), h('td', {cls: 'n', text: d.pairs}), h('td', {cls: 'n', text: d.left_out}), h('td', {cls: 'resampled', text: resampled}), h('td', {cls: 'n', text: precise(d.cluster_se)}), h('td', {cls: 'n', text: spread}));
 			}))));
 		out.appendChild(h('p', {cls: 'muted', text: 'Seeded percentile bootstrap, seed ' + s.seed + ', ' + s.resamples.toLocaleString('en-US') + ' resamples.'}));
 		if (s.tasks.some(function (t) { return t.trials > 1; })) {

@@ -70,6 +70,7 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 	const decision = JSON.parse(await readFile(join(dir, 'decision.json'), 'utf8')) as {baseline: {integrity: unknown}; candidate: {integrity: unknown}};
 	t.same([decision.baseline.integrity, decision.candidate.integrity], [{label: 'trusted-code', reasons: ['no-sandbox']}, {label: 'trusted-code', reasons: ['no-sandbox', 'in-process-candidate']}], 'the decision records both sides');
 	t.match(await view.textContent('#statistics'), /exact two-sided sign test/);
+	t.same(await view.locator('#statistics td.resampled').allTextContents(), ['entries', 'entries', 'entries'], 'one trial per task: the entry bootstrap, said so');
 
 	t.equal(await view.locator('tr.task:visible').count(), 2);
 	await view.selectOption('#filter', 'failed');
