@@ -13,6 +13,9 @@ t.test('normal quantiles and distribution function match the tables', async t =>
 });
 
 t.test('Student t quantiles (two-sided 95%) match the tables', async t => {
-	const table: Array<[number, number]> = [[1, 12.706], [2, 4.303], [3, 3.182], [5, 2.571], [10, 2.228], [19, 2.093], [30, 2.042]];
-	for (const [df, value] of table) t.ok(Math.abs(studentQuantile(0.975, df) - value) < 2e-3, `df ${df}: ${studentQuantile(0.975, df)} is ${value}`);
+	const table: Array<[number, number]> = [[1, 12.706], [2, 4.303], [3, 3.182], [4, 2.776], [5, 2.571], [10, 2.228], [19, 2.093], [30, 2.042]];
+	for (const [df, value] of table) t.ok(Math.abs(studentQuantile(0.975, df) - value) < 6e-4, `df ${df}: ${studentQuantile(0.975, df)} is ${value}`);
+	t.ok(Math.abs(studentQuantile(0.995, 19) - 2.861) < 6e-4, 'two-sided 99%, 19 degrees of freedom');
+	t.ok(Math.abs(studentQuantile(0.975, 1) - Math.tan(Math.PI * 0.475)) < 1e-8, 'one degree of freedom: the Cauchy quantile');
+	t.equal(studentQuantile(0.025, 10), -studentQuantile(0.975, 10));
 });
