@@ -24,6 +24,8 @@ const layers = [
 	{name: 'workers', path: '^workers/'},
 	// 6. The supervisor, its own folders lowest first; the input-error type every part of it throws sits below them all.
 	{name: 'supervisor/input-error', path: '^supervisor/input-error[.]ts$'},
+	// Pure statistics (tests, intervals, power) that freezing and comparing both use.
+	{name: 'supervisor/statistics', path: '^supervisor/statistics/'},
 	{name: 'supervisor/controller', path: '^supervisor/controller/'},
 	{name: 'supervisor/source', path: '^supervisor/source/'},
 	{name: 'supervisor/plan', path: '^supervisor/plan/'},

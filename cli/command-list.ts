@@ -73,6 +73,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'queue-node [options]',
 		description: 'serve attempts coordinated through Redis (hlab eval --queue) as one queue node: admit each attempt\'s plan against this installation first, then run its tasks as a local attempt does',
 	},
+	plan: {
+		load: async () => (await import('./plan.js')).registerPlan,
+		term: 'plan',
+		description: 'size an evaluation plan before freezing it: how many trials per task a pass-rate change needs',
+	},
 	report: {
 		load: async () => (await import('./report.js')).registerReport,
 		term: 'report [options] [dir]',

@@ -8,6 +8,8 @@ export const failedExit = 1;
 export const usageExit = 2;
 /** A pinned controller's `accept` answered `revise`: neither accepted nor rejected, the candidate should be reworked. */
 export const reviseExit = 3;
+/** The rule's gates hold but the improvement is not significant at `min_confidence`: rerun with more trials (the decision says how many). */
+export const insufficientExit = 4;
 /** `hlab supervise`: stdout or stderr exceeded its byte limit. */
 export const outputLimitExit = 123;
 /** `hlab supervise`: the deadline was reached, as timeout(1) reports it. */

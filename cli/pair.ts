@@ -1,6 +1,6 @@
 import {Option, type Command} from 'commander';
 import {pairSummary, runPair, type PairRecord} from '../supervisor/pair/index.js';
-import {failedExit, okExit, reviseExit} from './exit-codes.js';
+import {failedExit, insufficientExit, okExit, reviseExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
 import {absolutePath} from './path-option.js';
 
@@ -54,6 +54,6 @@ export function registerPair(program: Command): void {
 			if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
 			else process.stdout.write(pairSummary(record, flags.output));
 			const decision = record.status === 'finished' ? record.comparison?.decision : undefined;
-			process.exitCode = decision === 'accept' ? okExit : decision === 'revise' ? reviseExit : failedExit;
+			process.exitCode = decision === 'accept' ? okExit : decision === 'revise' ? reviseExit : decision === 'insufficient' ? insufficientExit : failedExit;
 		});
 }

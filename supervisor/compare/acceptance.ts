@@ -3,6 +3,7 @@ import type {AcceptancePolicy} from '../plan/experiment-policy.js';
 import type {Report} from '../attempt/report/report-schema.js';
 import {significantImprovement} from './significant-improvement.js';
 import {workingTimeOf} from './working-time.js';
+import type {Insufficient} from './insufficient.js';
 
 export const RuleCheck = z.object({
 	rule: z.enum(['verification', 'timing', 'infrastructure', 'require_all_pass', 'improvement', 'max_duration_ratio', 'controller', 'leaks', 'metering']),
@@ -16,6 +17,8 @@ export interface AcceptanceResult {
 	/** Every rule that was checked, satisfied or not, in the order applied. */
 	checks: RuleCheck[];
 	duration_ratio: number | null;
+	/** The improvement fell short of significance with the effect in the candidate's favour; null otherwise. */
+	insufficient: Insufficient | null;
 }
 
 /** The wall times the duration rule compares, and where they come from (for the message). */
@@ -32,9 +35,10 @@ export interface WallTimes {
 export function applyAcceptance(policy: AcceptancePolicy, baseline: Report, candidate: Report, wall?: WallTimes): AcceptanceResult {
 	const checks: RuleCheck[] = [infrastructure(baseline, candidate)];
 	if (policy.require_all_pass) checks.push(...allPass('baseline', baseline), ...allPass('candidate', candidate));
-	checks.push(policy.min_confidence === null
+	const significant = policy.min_confidence === null ? null : significantImprovement(policy.improvement, policy.min_confidence, baseline, candidate);
+	checks.push(significant === null
 		? improvement(policy.improvement, baseline, candidate)
-		: {rule: 'improvement', ...significantImprovement(policy.improvement, policy.min_confidence, baseline, candidate)});
+		: {rule: 'improvement', satisfied: significant.satisfied, message: significant.insufficient === null ? significant.message : `${significant.message}; ${significant.insufficient.message}`});
 	const times = policy.duration === 'working'
 		? {baseline: workingTimeOf(baseline), candidate: workingTimeOf(candidate), source: 'working time (wall time less provider waits)'}
 		: wall ?? {baseline: baseline.totals.wall_ms, candidate: candidate.totals.wall_ms, source: 'task wall time'};
@@ -46,7 +50,7 @@ export function applyAcceptance(policy: AcceptancePolicy, baseline: Report, cand
 			satisfied: ratio <= policy.max_duration_ratio,
 			message: `candidate ${times.source} ${ms(times.candidate)} is ${ratio.toFixed(2)}x the baseline's ${ms(times.baseline)} (limit ${policy.max_duration_ratio}x)`,
 		});
-	return {accepted: checks.every(check => check.satisfied), checks, duration_ratio: ratio};
+	return {accepted: checks.every(check => check.satisfied), checks, duration_ratio: ratio, insufficient: significant?.insufficient ?? null};
 }
 
 /** A provider that stayed unavailable says nothing about either harness: any such task on either side means rerun. */

@@ -14,6 +14,8 @@ import {acceptWithController} from './controller-accept.js';
 import {compareTiming} from './compare-timing.js';
 import {meteringCheck} from './metering-check.js';
 import {leakCheck} from './leak-check.js';
+import type {Insufficient} from './insufficient.js';
+import type {CandidatesDecision} from './candidates-decision-schema.js';
 import {InputError} from '../input-error.js';
 import type {Plan} from '../plan/plan-schema.js';
 
@@ -67,7 +69,7 @@ export async function compareReports(baselinePath: string, candidatePath: string
 	const metering = meteringCheck(baseline.report, candidate.report);
 	if (metering !== null) checks.push(metering);
 
-	let decided: {outcome: DecisionOutcome; ratio: number | null; controller: ControllerVerdict | null};
+	let decided: {outcome: DecisionOutcome; ratio: number | null; controller: ControllerVerdict | null; insufficient?: Insufficient | null};
 	if (controlled !== null && rescored !== null) {
 		// Asked even when a re-score failed, so its answer is on record; it decides only over verified reports.
 		const asked = await acceptWithController(controlled.plan, controlled.reports, rescored.rescores, controlled.client);
@@ -82,6 +84,7 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		plan_digest: plan?.plan_digest ?? null,
 		hypothesis: plan?.hypothesis ?? null,
 		decision: decided.outcome,
+		insufficient: decided.insufficient ?? null,
 		decided_by: plan?.controller == null ? 'builtin-rule' : 'controller',
 		checks,
 		controller: decided.controller,
@@ -106,14 +109,19 @@ async function sideEvidence(side: ReportSide): Promise<{seal: AttemptEvidence['s
 }
 
 /** The built-in plans' decision: the frozen acceptance rule over verified reports (a null plan: not verified), appended to `checks`. */
-function decideByRule(plan: Plan | null, baseline: ReportSide, candidate: ReportSide, timing: DecisionTiming, checks: RuleCheck[]): {outcome: DecisionOutcome; ratio: number | null} {
-	if (plan === null || baseline.report === null || candidate.report === null) return {outcome: 'reject', ratio: null};
+function decideByRule(plan: Plan | null, baseline: ReportSide, candidate: ReportSide, timing: DecisionTiming, checks: RuleCheck[]): {outcome: DecisionOutcome; ratio: number | null; insufficient: Insufficient | null} {
+	if (plan === null || baseline.report === null || candidate.report === null) return {outcome: 'reject', ratio: null, insufficient: null};
 	const wall = timing.kind === 'supervised'
 		? {baseline: timing.baseline_wall_ms, candidate: timing.candidate_wall_ms, source: 'supervised host whole-attempt wall time (host records)'}
 		: undefined;
 	const acceptance = applyAcceptance(plan.policy.acceptance, baseline.report, candidate.report, wall);
 	checks.push(...acceptance.checks);
-	return {outcome: checks.every(check => check.satisfied) && checks.length > 2 ? 'accept' : 'reject', ratio: acceptance.duration_ratio};
+	if (checks.every(check => check.satisfied) && checks.length > 2) return {outcome: 'accept', ratio: acceptance.duration_ratio, insufficient: null};
+	// Every gate holds and only the improvement's significance is missing: more evidence, not a worse candidate.
+	const onlyEvidence = acceptance.insufficient !== null && checks.every(check => check.satisfied || check.rule === 'improvement');
+	return onlyEvidence
+		? {outcome: 'insufficient', ratio: acceptance.duration_ratio, insufficient: acceptance.insufficient}
+		: {outcome: 'reject', ratio: acceptance.duration_ratio, insufficient: null};
 }
 
 /** One client for every call of this compare; its calls are kept in a new evidence folder when one is given. */
@@ -130,7 +138,7 @@ async function controllerClient(plan: Plan, evidenceDir: string | null): Promise
 }
 
 /** Writes a decision exclusively and durably: a rerun can never overwrite an earlier decision, a crash never tears one. */
-export async function writeDecision(path: string, decision: Decision): Promise<void> {
+export async function writeDecision(path: string, decision: Decision | CandidatesDecision): Promise<void> {
 	try {
 		await writeJson(path, decision, {exclusive: true, durable: true});
 	} catch (error) {

@@ -5,6 +5,7 @@ import {AcceptancePolicy} from '../plan/experiment-policy.js';
 import {Integrity, Totals} from '../attempt/report/report-schema.js';
 import {RuleCheck} from './acceptance.js';
 import {ControllerFailureReason} from '../controller/index.js';
+import {Insufficient} from './insufficient.js';
 
 export const decisionSchema = 'harness-lab/decision@1';
 
@@ -40,13 +41,16 @@ export const DecisionTiming = z.object({
 });
 export type DecisionTiming = z.infer<typeof DecisionTiming>;
 
-/** A decision's outcome: `revise` only ever comes from a pinned controller. */
-export const DecisionOutcome = z.enum(['accept', 'reject', 'revise']);
+/**
+ * A decision's outcome: `revise` only ever comes from a pinned controller; `insufficient` only from the built-in rule,
+ * when every other check holds and the improvement favours the candidate but is not significant at `min_confidence`.
+ */
+export const DecisionOutcome = z.enum(['accept', 'reject', 'revise', 'insufficient']);
 export type DecisionOutcome = z.infer<typeof DecisionOutcome>;
 
 /** What a pinned controller's `accept` answered, or why it gave no answer. */
 export const ControllerVerdict = z.object({
-	decision: DecisionOutcome.nullable(),
+	decision: z.enum(['accept', 'reject', 'revise']).nullable(),
 	reason: z.string().nullable(),
 	failure: z.object({reason: ControllerFailureReason, message: z.string()}).nullable(),
 });
@@ -74,6 +78,8 @@ export const Decision = z.object({
 	baseline: SideRef,
 	candidate: SideRef,
 	tasks: z.array(TaskRow),
+	/** For an `insufficient` decision: the statistic that fell short and the trials per task that would show it; null otherwise. */
+	insufficient: Insufficient.nullable().default(null),
 	/** With repeated trials: per-task pass rates and paired statistics over tasks × trials; null for single trials. */
 	statistics: PairedStatistics.nullable().default(null),
 });

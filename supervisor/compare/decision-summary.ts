@@ -1,7 +1,7 @@
 import {describeIntegrity} from '../attempt/report/report-schema.js';
 import type {Decision} from './decision-schema.js';
 import {renderTable} from './table.js';
-import type {PairedStatistics} from './statistics.js';
+import type {PairedInterval, PairedStatistics} from './statistics.js';
 
 /** The text `hlab eval --compare` prints: the side-by-side table, the decision, every check, and where it was written. */
 export function decisionSummary(decision: Decision, output: string | null, html: string | null = null): string {
@@ -12,6 +12,7 @@ export function decisionSummary(decision: Decision, output: string | null, html:
 		...(decision.hypothesis === null ? [] : [`hypothesis: ${decision.hypothesis}`]),
 		`decision: ${decision.decision.toUpperCase()}${decision.decided_by === 'controller' ? ' (decided by the pinned controller\'s accept once every verification held)' : ''}`,
 		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message.replaceAll('\n', '\n        ')}`),
+		...(decision.insufficient === null ? [] : [`insufficient evidence: ${decision.insufficient.message}`]),
 		...integrityLines(decision),
 		...(output === null ? [] : [`decision written to ${output}`]),
 		...(html === null ? [] : [`page written to ${html}`]),
@@ -35,6 +36,13 @@ function statisticsLines(statistics: PairedStatistics): string[] {
 		`pass/fail pairs: candidate alone passed ${test.candidate_only}, baseline alone ${test.baseline_only} of ${test.pairs}; exact sign test p = ${test.p_value.toPrecision(3)}, ${test.significant ? `significant at ${level}` : `not significant at ${level}`}`,
 		...statistics.differences.map(item => item.mean_difference === null
 			? `  ${item.metric}: no pair with both sides known`
-			: `  ${item.metric}: mean paired difference ${item.mean_difference.toFixed(1)}, ${level} interval [${item.low!.toFixed(1)}, ${item.high!.toFixed(1)}] over ${item.pairs} pairs${item.left_out > 0 ? ` (${item.left_out} unknown left out)` : ''}`),
+			: `  ${item.metric}: mean paired difference ${item.mean_difference.toFixed(1)}, ${level} interval [${item.low!.toFixed(1)}, ${item.high!.toFixed(1)}] over ${item.pairs} pairs${item.left_out > 0 ? ` (${item.left_out} unknown left out)` : ''}${clusterText(item)}`),
 	];
+}
+
+/** How the interval was resampled and how its spread splits; nothing for decisions written before these were kept. */
+function clusterText(item: PairedInterval): string {
+	if (item.clustered !== true || item.tasks === null) return '';
+	const number = (value: number | null): string => (value === null ? '?' : value.toPrecision(3));
+	return `; resampled by task (${item.tasks} task${item.tasks === 1 ? '' : 's'}), cluster-robust SE ${number(item.cluster_se)}, variance between tasks ${number(item.between_task)}, within a task ${number(item.within_task)}`;
 }

@@ -1,8 +1,10 @@
 import type {AcceptancePolicy} from '../plan/experiment-policy.js';
 import type {Report} from '../attempt/report/report-schema.js';
 import {pairedStatistics, type PairedInterval, type PairedStatistics} from './statistics.js';
+import {insufficientFewer, insufficientPasses, type Insufficient} from './insufficient.js';
 
-type Verdict = {satisfied: boolean; message: string};
+/** `insufficient`, when not satisfied: the effect favours the candidate, but not significantly (and what would show it). */
+type Verdict = {satisfied: boolean; message: string; insufficient: Insufficient | null};
 
 /**
  * The improvement rule when the policy sets `min_confidence`: a difference counts only when the paired statistics
@@ -15,7 +17,7 @@ export function significantImprovement(kind: AcceptancePolicy['improvement'], co
 	switch (kind) {
 		case 'turns': return turns;
 		case 'tokens': return tokens;
-		case 'turns-or-tokens': return {satisfied: turns.satisfied || tokens.satisfied, message: `${turns.message}; ${tokens.message}`};
+		case 'turns-or-tokens': return {satisfied: turns.satisfied || tokens.satisfied, message: `${turns.message}; ${tokens.message}`, insufficient: turns.satisfied || tokens.satisfied ? null : fewestTrials(turns.insufficient, tokens.insufficient)};
 		case 'quality': return morePasses(statistics);
 		case 'non-regression': return noSignificantRegression(statistics);
 	}
@@ -30,12 +32,12 @@ const level = (statistics: PairedStatistics): string => `${Math.round(statistics
 /** Fewer only when the whole interval of the mean paired difference (candidate minus baseline) is below zero. */
 function fewer(what: string, statistics: PairedStatistics, difference: PairedInterval): Verdict {
 	if (difference.low === null || difference.high === null || difference.mean_difference === null) {
-		return {satisfied: false, message: `${what}: no pair with both sides known (${difference.left_out} left out), which cannot show an improvement`};
+		return {satisfied: false, message: `${what}: no pair with both sides known (${difference.left_out} left out), which cannot show an improvement`, insufficient: null};
 	}
 	const numbers = `mean difference ${difference.mean_difference.toFixed(2)} per trial, ${level(statistics)} interval [${difference.low.toFixed(2)}, ${difference.high.toFixed(2)}] over ${difference.pairs} pairs${difference.left_out > 0 ? ` (${difference.left_out} unknown left out)` : ''}`;
 	return difference.high < 0
-		? {satisfied: true, message: `${what}: fewer, significant at ${level(statistics)}: ${numbers}`}
-		: {satisfied: false, message: `${what}: not significantly fewer at ${level(statistics)}: ${numbers}`};
+		? {satisfied: true, message: `${what}: fewer, significant at ${level(statistics)}: ${numbers}`, insufficient: null}
+		: {satisfied: false, message: `${what}: not significantly fewer at ${level(statistics)}: ${numbers}`, insufficient: insufficientFewer(statistics, difference)};
 }
 
 function signNumbers(statistics: PairedStatistics): string {
@@ -46,13 +48,20 @@ function signNumbers(statistics: PairedStatistics): string {
 function morePasses(statistics: PairedStatistics): Verdict {
 	const test = statistics.pass_fail;
 	return test.significant && test.favours === 'candidate'
-		? {satisfied: true, message: `quality: more passes, significant at ${level(statistics)}: ${signNumbers(statistics)}`}
-		: {satisfied: false, message: `quality: no significant gain in passes at ${level(statistics)}: ${signNumbers(statistics)}`};
+		? {satisfied: true, message: `quality: more passes, significant at ${level(statistics)}: ${signNumbers(statistics)}`, insufficient: null}
+		: {satisfied: false, message: `quality: no significant gain in passes at ${level(statistics)}: ${signNumbers(statistics)}`, insufficient: insufficientPasses(statistics)};
 }
 
 function noSignificantRegression(statistics: PairedStatistics): Verdict {
 	const test = statistics.pass_fail;
 	return test.significant && test.favours === 'baseline'
-		? {satisfied: false, message: `non-regression: the candidate passes significantly less at ${level(statistics)}: ${signNumbers(statistics)}`}
-		: {satisfied: true, message: `non-regression: no significant regression at ${level(statistics)}: ${signNumbers(statistics)}`};
+		? {satisfied: false, message: `non-regression: the candidate passes significantly less at ${level(statistics)}: ${signNumbers(statistics)}`, insufficient: null}
+		: {satisfied: true, message: `non-regression: no significant regression at ${level(statistics)}: ${signNumbers(statistics)}`, insufficient: null};
+}
+
+/** Of two statistics that each fall short, the one that more trials would show soonest. */
+function fewestTrials(a: Insufficient | null, b: Insufficient | null): Insufficient | null {
+	if (a === null || b === null) return a ?? b;
+	if (a.more_trials_per_task === null) return b.more_trials_per_task === null ? a : b;
+	return b.more_trials_per_task !== null && b.more_trials_per_task < a.more_trials_per_task ? b : a;
 }

@@ -1,7 +1,12 @@
 import {z} from 'zod';
-import {uniformInt} from 'pure-rand/distribution/uniformInt';
-import {xoroshiro128plus} from 'pure-rand/generator/xoroshiro128plus';
 import type {Report, TaskResult} from '../attempt/report/report-schema.js';
+import {exactSignTest} from '../statistics/sign-test.js';
+import {clustersOf} from '../statistics/clusters.js';
+import {clusterBootstrap, clusterBootstrapPValue} from '../statistics/cluster-bootstrap.js';
+import {clusterRobustSE} from '../statistics/cluster-robust-se.js';
+import {varianceDecomposition} from '../statistics/variance-decomposition.js';
+
+export {exactSignTest};
 
 /** One task over its trials (`<id>#k` entries share the task `<id>`): how often each side passed it. */
 export const TaskPassRate = z.object({
@@ -30,7 +35,11 @@ export type SignTest = z.infer<typeof SignTest>;
 export const PairedMetric = z.enum(['turns', 'total_tokens', 'wall_ms']);
 export type PairedMetric = z.infer<typeof PairedMetric>;
 
-/** A seeded percentile bootstrap of the mean paired difference (candidate minus baseline); pairs with an unknown side are left out. */
+/**
+ * A seeded percentile bootstrap of the mean paired difference (candidate minus baseline); pairs with an unknown side
+ * are left out. With repeats it resamples tasks, not entries, widened for few tasks; with one trial per task it is
+ * the entry bootstrap it always was. The fields after `high` are null in decisions written before they were.
+ */
 export const PairedInterval = z.object({
 	metric: PairedMetric,
 	pairs: z.number().int().nonnegative(),
@@ -38,6 +47,16 @@ export const PairedInterval = z.object({
 	mean_difference: z.number().nullable(),
 	low: z.number().nullable(),
 	high: z.number().nullable(),
+	/** The tasks the pairs came from, and whether the bootstrap resampled them (repeats) or the entries (one trial each). */
+	tasks: z.number().int().nonnegative().nullable().default(null),
+	clustered: z.boolean().nullable().default(null),
+	/** The cluster-robust (CR1) standard error of the mean difference; null with fewer than two tasks. */
+	cluster_se: z.number().nonnegative().nullable().default(null),
+	/** The differences' variance between tasks and between repeats of one task; null where not estimable. */
+	between_task: z.number().nonnegative().nullable().default(null),
+	within_task: z.number().nonnegative().nullable().default(null),
+	/** The two-sided bootstrap p-value of no difference, matching the interval (at most 1 − confidence exactly when it excludes zero). */
+	p_value: z.number().min(0).max(1).nullable().default(null),
 });
 export type PairedInterval = z.infer<typeof PairedInterval>;
 
@@ -121,32 +140,24 @@ function signTest(pairs: Pair[], confidence: number): SignTest {
 	};
 }
 
-/** Two-sided exact binomial test of k successes in n = a + b discordant pairs against p = 1/2, summed in log space so large n does not underflow. */
-export function exactSignTest(a: number, b: number): number {
-	const n = a + b;
-	if (n === 0) return 1;
-	const k = Math.min(a, b);
-	let logChoose = 0;
-	let tail = 0;
-	for (let i = 0; i <= k; i += 1) {
-		if (i > 0) logChoose += Math.log(n - i + 1) - Math.log(i);
-		tail += Math.exp(logChoose - n * Math.LN2);
-	}
-	return Math.min(1, 2 * tail);
-}
-
 function bootstrapInterval(metric: PairedMetric, pairs: Pair[], options: Required<StatisticsOptions>): PairedInterval {
-	const differences: number[] = [];
+	const byTask = new Map<string, number[]>();
+	let known = 0;
 	for (const pair of pairs) {
 		const b = metricOf(metric, pair.baseline);
 		const c = metricOf(metric, pair.candidate);
-		if (b !== null && c !== null) differences.push(c - b);
+		if (b === null || c === null) continue;
+		byTask.set(pair.task, [...byTask.get(pair.task) ?? [], c - b]);
+		known += 1;
 	}
-	const base = {metric, pairs: differences.length, left_out: pairs.length - differences.length};
-	if (differences.length === 0) return {...base, mean_difference: null, low: null, high: null};
-	const means = resampleMeans(differences, options.seed, options.resamples).sort((x, y) => x - y);
-	const alpha = 1 - options.confidence;
-	return {...base, mean_difference: mean(differences), low: quantile(means, alpha / 2), high: quantile(means, 1 - alpha / 2)};
+	const base = {metric, pairs: known, left_out: pairs.length - known, tasks: byTask.size};
+	if (known === 0) return {...base, mean_difference: null, low: null, high: null, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null};
+	const clusters = clustersOf([...byTask.values()]);
+	const clustered = known > byTask.size;
+	const interval = clusterBootstrap(clusters, options.confidence, options.seed, options.resamples, clustered);
+	const spread = varianceDecomposition(clusters);
+	const p = clusterBootstrapPValue(clusters, options.seed, options.resamples, clustered);
+	return {...base, mean_difference: mean(clusters.values), ...interval, clustered, cluster_se: clusterRobustSE(clusters), ...spread, p_value: p};
 }
 
 /** Unknown usage is null and stays out of the pairs; a task that never ran has no wall time. */
@@ -155,23 +166,6 @@ function metricOf(metric: PairedMetric, task: TaskResult): number | null {
 	return task.usage?.[metric] ?? null;
 }
 
-/** The same seed gives the same resamples: the interval is reproducible. */
-function resampleMeans(values: number[], seed: number, resamples: number): number[] {
-	const rng = xoroshiro128plus(seed);
-	const means: number[] = [];
-	for (let round = 0; round < resamples; round += 1) {
-		let sum = 0;
-		for (let draw = 0; draw < values.length; draw += 1) sum += values[uniformInt(rng, 0, values.length - 1)]!;
-		means.push(sum / values.length);
-	}
-	return means;
-}
-
-function mean(values: number[]): number {
+function mean(values: Float64Array): number {
 	return values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-function quantile(sorted: number[], q: number): number {
-	const position = Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))));
-	return sorted[position]!;
 }

@@ -95,8 +95,8 @@ export const PairRecord = z.object({
 		process: z.string().nullable(),
 		exit_code: z.number().int().nullable(),
 		decision_path: z.string().nullable(),
-		/** `accept`, `reject` or (a pinned controller's) `revise` from the baseline's compare, or `reject` when a side cannot be compared. */
-		decision: z.enum(['accept', 'reject', 'revise']),
+		/** `accept`, `reject`, (a pinned controller's) `revise` or (not significant yet) `insufficient` from the baseline's compare, or `reject` when a side cannot be compared. */
+		decision: z.enum(['accept', 'reject', 'revise', 'insufficient']),
 		reason: z.string(),
 	}).nullable(),
 	interruption: z.object({signal: z.string(), at: z.string()}).nullable(),

@@ -37,7 +37,7 @@ export interface PairOptions {
 	syncLedger?: boolean;
 }
 
-const DecisionView = z.object({decision: z.enum(['accept', 'reject', 'revise'])}).loose();
+const DecisionView = z.object({decision: z.enum(['accept', 'reject', 'revise', 'insufficient'])}).loose();
 
 /**
  * Runs a baseline and a candidate one after the other, each as `BASELINE eval` (so the same supervisor runs
@@ -154,7 +154,7 @@ async function compareSides(file: PairFile, out: string, baselineExe: string, de
 	await writeBytes(join(out, 'compare.process', 'stdout.log'), run.stdout ?? Buffer.alloc(0), {durable: true});
 	await writeBytes(join(out, 'compare.process', 'stderr.log'), run.stderr ?? Buffer.alloc(0), {durable: true});
 	await writeJson(join(out, 'compare.process', 'process.json'), run.record, {durable: true});
-	let decision: 'accept' | 'reject' | 'revise' = 'reject';
+	let decision: 'accept' | 'reject' | 'revise' | 'insufficient' = 'reject';
 	let reason: string;
 	try {
 		decision = DecisionView.parse(JSON.parse(await readFile(join(out, 'decision.json'), 'utf8'))).decision;

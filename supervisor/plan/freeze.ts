@@ -14,6 +14,7 @@ import {freezeResponses} from './freeze-responses.js';
 import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
 import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
+import {planPower, powerText} from './plan-power.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
@@ -69,6 +70,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		taskIds = frozen.controller.schedule.order;
 		planTasks = frozen.tasks;
 	}
+	// Refused before any identity is computed: a rule no result could meet is not worth freezing. A controller decides by its own accept.
+	const power = controller === null ? planPower(policy.acceptance, planTasks.length, repeat) : undefined;
 	const tools = planTasks.flatMap(task => task.tools);
 	const identities = await computeIdentities(tasks, tools, configuration, controller === null ? null : {identity_digest: controller.identity_digest, files: controller.identity.files});
 	const cartridge = options.cartridge === undefined ? undefined : planCartridgeOf(options.cartridge);
@@ -91,6 +94,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		...(options.totalBudget === undefined ? {} : {total_budget: options.totalBudget}),
 		...(sandbox === undefined ? {} : {sandbox}),
 		...(options.agentSpec === undefined ? {} : {agent: await freezeAgent(options.agentSpec)}),
+		...(power === undefined ? {} : {power}),
 	});
 }
 
@@ -112,6 +116,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		`  repetition: ${plan.repeat === 1 ? 'each task once' : `each task ${plan.repeat} times`}; total budget: ${budgetText(plan.total_budget)}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
+		...(plan.power === undefined ? [] : [`  ${powerText(plan.power)}`]),
 		...(plan.cartridge === undefined ? [] : [`  cartridge ${plan.cartridge.name} (${plan.cartridge.dir}); baseline harness ${plan.cartridge.baseline.digest}`]),
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
 		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (in-process tasks in a sandboxed task runner, tool commands and host candidates; no evidence, plan or key in view)`]),

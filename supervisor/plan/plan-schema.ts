@@ -6,6 +6,7 @@ import {PackageFingerprint} from './fingerprints.js';
 import {Configuration} from './configuration.js';
 import {PlanSandbox} from './freeze-sandbox.js';
 import {AgentIdentity} from '../../agents/agent-identity.js';
+import {PlanPower} from './plan-power.js';
 
 export const planSchema = 'harness-lab/plan@1';
 
@@ -114,6 +115,8 @@ export const Plan = z.object({
 		/** Its identity when frozen: the baseline side's agent must still be this one. */
 		identity: AgentIdentity,
 	}).optional(),
+	/** What the plan's shape can detect on pass/fail at its `min_confidence` (80% power); absent without one, so older plans keep their digests. */
+	power: PlanPower.optional(),
 	/** sha256 over the canonical JSON of every other field. */
 	plan_digest: z.string(),
 });

@@ -72,6 +72,7 @@ export function pageData(input: ReportInput) {
 	const decision = input.decision === null ? null : {
 		decision: input.decision.decision, decided_at: input.decision.decided_at, checks: input.decision.checks,
 		policy: input.decision.policy, duration_ratio: input.decision.duration_ratio, timing: input.decision.timing,
+		insufficient: input.decision.insufficient,
 	};
 	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, sides: input.sides.map(sideOf), rows};
 }

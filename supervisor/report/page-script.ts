@@ -51,13 +51,17 @@ export const pageScript = String.raw`
 		}
 		var d = data.decision;
 		if (d === null) { out.appendChild(h('p', {text: 'No decision file was given.'})); return out; }
-		var accept = d.decision === 'accept';
-		out.appendChild(h('div', {cls: 'verdict ' + (accept ? 'good' : 'bad'), id: 'verdict'}, h('strong', {text: accept ? 'ACCEPT' : 'REJECT'}), ' the candidate', d.duration_ratio === null ? '' : ' · duration ratio ' + d.duration_ratio.toFixed(2) + 'x', ' · decided ' + d.decided_at));
+		// Each verdict as itself: revise and insufficient are neither an acceptance nor a rejection.
+		var tone = {accept: 'good', reject: 'bad', revise: 'unsure', insufficient: 'unsure'}[d.decision] || 'bad';
+		out.appendChild(h('div', {cls: 'verdict ' + tone, id: 'verdict'}, h('strong', {text: d.decision.toUpperCase()}), d.decision === 'insufficient' ? ' evidence for the candidate' : ' the candidate', d.duration_ratio === null ? '' : ' · duration ratio ' + d.duration_ratio.toFixed(2) + 'x', ' · decided ' + d.decided_at));
+		if (d.insufficient) out.appendChild(h('p', {cls: 'lead', id: 'insufficient'}, h('strong', {text: d.insufficient.more_trials_per_task === null ? 'Add tasks: ' : 'Run ' + d.insufficient.more_trials_per_task + ' more trials per task: '}), d.insufficient.message));
 		out.appendChild(h('ul', {cls: 'checks'}, d.checks.map(function (check) {
 			return h('li', {cls: check.satisfied ? 'ok' : 'no'}, h('span', {cls: 'mark', text: check.satisfied ? '✓' : '✗'}), h('span', {cls: 'rule', text: check.rule}), h('span', {text: check.message}));
 		})));
 		return out;
 	}
+
+	function precise(value) { return value == null ? '—' : Number(value.toPrecision(3)).toLocaleString('en-US'); }
 
 	function statisticsSection() {
 		var s = data.statistics;
@@ -67,9 +71,12 @@ export const pageScript = String.raw`
 		var level = Math.round(s.confidence * 1000) / 10 + '%';
 		out.appendChild(h('p', {cls: 'lead'}, h('strong', {text: pf.significant ? 'Significant' : 'Not significant'}), ' at ' + level + ': of ' + pf.pairs + ' paired trials, the candidate alone passed ' + pf.candidate_only + ' and the baseline alone ' + pf.baseline_only + ' (exact two-sided sign test, p = ' + (pf.p_value < 0.0001 ? pf.p_value.toExponential(2) : pf.p_value.toFixed(4)) + ').'));
 		var names = {turns: 'turns', total_tokens: 'tokens', wall_ms: 'duration (ms)'};
-		out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['difference (candidate − baseline)', 'mean', level + ' interval', 'pairs used', 'left out (unknown)'].map(function (t) { return h('th', {text: t}); }))),
+		out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['difference (candidate − baseline)', 'mean', level + ' interval', 'pairs used', 'left out (unknown)', 'resampled', 'cluster-robust SE', 'variance between / within tasks'].map(function (t) { return h('th', {text: t}); }))),
 			h('tbody', null, s.differences.map(function (d) {
-				return h('tr', null, h('td', {text: names[d.metric] || d.metric}), h('td', {cls: 'n', text: signed(d.mean_difference, 1)}), h('td', {cls: 'n', text: d.low === null ? '—' : '[' + signed(d.low, 1) + ', ' + signed(d.high, 1) + ']'}), h('td', {cls: 'n', text: d.pairs}), h('td', {cls: 'n', text: d.left_out}));
+				// Decisions from before the clustered intervals have none of the last three.
+				var resampled = d.clustered == null ? '—' : d.clustered ? 'tasks (' + d.tasks + ')' : 'entries';
+				var spread = d.between_task == null && d.within_task == null ? '—' : precise(d.between_task) + ' / ' + precise(d.within_task);
+				return h('tr', null, h('td', {text: names[d.metric] || d.metric}), h('td', {cls: 'n', text: signed(d.mean_difference, 1)}), h('td', {cls: 'n', text: d.low === null ? '—' : '[' + signed(d.low, 1) + ', ' + signed(d.high, 1) + ']'}), h('td', {cls: 'n', text: d.pairs}), h('td', {cls: 'n', text: d.left_out}), h('td', {cls: 'resampled', text: resampled}), h('td', {cls: 'n', text: precise(d.cluster_se)}), h('td', {cls: 'n', text: spread}));
 			}))));
 		out.appendChild(h('p', {cls: 'muted', text: 'Seeded percentile bootstrap, seed ' + s.seed + ', ' + s.resamples.toLocaleString('en-US') + ' resamples.'}));
 		if (s.tasks.some(function (t) { return t.trials > 1; })) {

@@ -18,6 +18,7 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 .verdict strong { font-size: 20px; letter-spacing: .03em; margin-right: 4px; }
 .verdict.good { background: var(--good-bg); color: var(--good); }
 .verdict.bad { background: var(--bad-bg); color: var(--bad); }
+.verdict.unsure { background: #fdf3d8; color: #7a5600; }
 .checks { list-style: none; padding: 0; margin: 12px 0 0; }
 .checks li { display: flex; gap: 10px; padding: 5px 0; border-top: 1px solid var(--line); align-items: baseline; }
 .checks .mark { font-weight: 700; width: 1em; }

@@ -103,5 +103,5 @@ t.test('unknown usage is left out of the pairs and counted; nothing known gives 
 
 	const unknown = side('candidate', tasks, 2, () => ({passed: true, tokens: null}));
 	const none = pairedStatistics(baseline, unknown).differences.find(interval => interval.metric === 'total_tokens')!;
-	t.same(none, {metric: 'total_tokens', pairs: 0, left_out: 10, mean_difference: null, low: null, high: null});
+	t.same(none, {metric: 'total_tokens', pairs: 0, left_out: 10, mean_difference: null, low: null, high: null, tasks: 0, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null});
 });

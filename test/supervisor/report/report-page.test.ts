@@ -70,6 +70,7 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 	const decision = JSON.parse(await readFile(join(dir, 'decision.json'), 'utf8')) as {baseline: {integrity: unknown}; candidate: {integrity: unknown}};
 	t.same([decision.baseline.integrity, decision.candidate.integrity], [{label: 'trusted-code', reasons: ['no-sandbox']}, {label: 'trusted-code', reasons: ['no-sandbox', 'in-process-candidate']}], 'the decision records both sides');
 	t.match(await view.textContent('#statistics'), /exact two-sided sign test/);
+	t.same(await view.locator('#statistics td.resampled').allTextContents(), ['entries', 'entries', 'entries'], 'one trial per task: the entry bootstrap, said so');
 
 	t.equal(await view.locator('tr.task:visible').count(), 2);
 	await view.selectOption('#filter', 'failed');
@@ -94,6 +95,26 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 	t.ok((await stat(shot)).size > 10_000, 'a screenshot was saved');
 	t.same(watch.errors, [], 'no console errors');
 	t.same(watch.requests, [], 'no network request of any kind');
+});
+
+t.test('every verdict shows as itself: revise and insufficient are neither ACCEPT nor REJECT', async t => {
+	const dir = await experiment();
+	const input = await loadReportInput({baseline: join(dir, 'baseline', 'report.json'), candidate: join(dir, 'candidate', 'report.json'), decision: join(dir, 'decision.json')});
+	const insufficient = {
+		statistic: 'pass_fail' as const, tasks: 2, trials_per_task: 3, power: 0.8, needed_trials_per_task: 9, more_trials_per_task: 6, at_least: false,
+		message: 'passes: the candidate is ahead but not significantly: 9 trials per task (6 more than 3) over the same 2 tasks would give 80% power for an effect this large',
+	};
+	const browser = await launchBrowser(t);
+	for (const [verdict, shown] of [['accept', /^ACCEPT the candidate/], ['revise', /^REVISE the candidate/], ['insufficient', /^INSUFFICIENT evidence for the candidate/]] as const) {
+		const file = join(dir, `verdict-${verdict}.html`);
+		await writeReportPage(file, renderReportPage({...input, decision: {...input.decision!, decision: verdict, insufficient: verdict === 'insufficient' ? insufficient : null}}));
+		const {page, watch} = await openPage(browser, file);
+		t.match(await page.textContent('#verdict'), shown, `${verdict} is shown as ${verdict}`);
+		t.notMatch(await page.textContent('#verdict'), /REJECT/);
+		if (verdict === 'insufficient') t.match(await page.textContent('#insufficient'), /^Run 6 more trials per task: passes: the candidate is ahead/);
+		else t.equal(await page.locator('#insufficient').count(), 0);
+		t.same(watch.errors, []);
+	}
 });
 
 t.test('recorded text that looks like markup renders as text: a transcript cannot end the data block or run script', async t => {

@@ -1,0 +1,63 @@
+import {z} from 'zod';
+import {InputError} from '../input-error.js';
+import {fewestSignificantPairs} from '../statistics/sign-test.js';
+import {detectableEffect} from '../statistics/sign-test-power.js';
+import type {AcceptancePolicy} from './experiment-policy.js';
+
+/** The power the plan is sized for. */
+const targetPower = 0.8;
+/** Without a pilot the baseline's pass rate is unknown: one half, where a pass/fail pair varies most. */
+const assumedBaselineRate = 0.5;
+
+/**
+ * What the plan's shape can show on pass/fail before anything runs: the exact sign test over tasks × trials pairs at
+ * the rule's `min_confidence`. `detectable_effect` assumes the two sides pass independently around `baseline_rate`.
+ */
+export const PlanPower = z.object({
+	statistic: z.literal('pass_fail'),
+	tasks: z.number().int().positive(),
+	trials_per_task: z.number().int().positive(),
+	pairs: z.number().int().positive(),
+	confidence: z.number().gt(0).lt(1),
+	power: z.number().gt(0).lt(1),
+	baseline_rate: z.number().gt(0).lt(1),
+	/** The fewest discordant pairs, all won by one side, that the test can find significant. */
+	fewest_discordant_pairs: z.number().int().positive(),
+	/** The smallest pass-rate gain found with `power`; null when no gain up to a perfect candidate is. */
+	detectable_effect: z.number().positive().nullable(),
+});
+export type PlanPower = z.infer<typeof PlanPower>;
+
+export class UnattainableRuleError extends InputError {
+	readonly reason = 'unattainable_rule';
+}
+
+/** The plan's power when its rule judges significance (none otherwise); a quality rule that no result could meet is refused. */
+export function planPower(acceptance: AcceptancePolicy, tasks: number, trials: number): PlanPower | undefined {
+	const confidence = acceptance.min_confidence;
+	if (confidence === null) return undefined;
+	const pairs = tasks * trials;
+	const fewest = fewestSignificantPairs(confidence);
+	if (acceptance.improvement === 'quality' && pairs < fewest) {
+		const repeat = Math.ceil(fewest / tasks);
+		throw new UnattainableRuleError(`min_confidence ${confidence} can never be met over ${shape(tasks, trials)}: the exact sign test needs at least ${fewest} paired trials, all won by the candidate; freeze ${shape(tasks, repeat)} (--repeat ${repeat}) or ${shape(fewest, 1)}`);
+	}
+	return {
+		statistic: 'pass_fail', tasks, trials_per_task: trials, pairs, confidence, power: targetPower, baseline_rate: assumedBaselineRate,
+		fewest_discordant_pairs: fewest,
+		detectable_effect: detectableEffect(pairs, assumedBaselineRate, confidence, targetPower),
+	};
+}
+
+/** The line the freeze prints. */
+export function powerText(power: PlanPower): string {
+	const level = `${Math.round(power.confidence * 1000) / 10}%`;
+	const effect = power.detectable_effect === null
+		? `no pass-rate gain is found with ${power.power * 100}% power`
+		: `the smallest pass-rate gain found with ${power.power * 100}% power is ${power.detectable_effect} (from a ${power.baseline_rate * 100}% baseline pass rate, sides independent)`;
+	return `power: over ${shape(power.tasks, power.trials_per_task)} (${power.pairs} pairs) at ${level}, ${effect}; significance needs at least ${power.fewest_discordant_pairs} discordant pairs`;
+}
+
+function shape(tasks: number, trials: number): string {
+	return `${tasks} task${tasks === 1 ? '' : 's'} × ${trials} trial${trials === 1 ? '' : 's'}`;
+}
