@@ -34,7 +34,7 @@ t.test('a refused request is reason provider, the provider\'s message named, wha
 t.test('a provider it retried until the supervisor ended it: reason provider, from its log', async t => {
 	const home = await tempDir(t, 'hlab-opencode-home-');
 	await mkdir(join(home, '.local/share/opencode/log'), {recursive: true});
-	await writeFile(join(home, '.local/share/opencode/log/opencode.log'), await readFile(join(import.meta.dirname, '../../../../../test/fixtures/agents/opencode-log-provider-500.log')));
+	await writeFile(join(home, '.local/share/opencode/log/opencode.log'), await readFile(join(import.meta.dirname, '../../../../../test/fixtures/agents/opencode-log-provider-500.txt')));
 	const outputs = {stdout: '', stderr: '', exitCode: null, signal: 'SIGKILL', home, endedBySupervisor: true};
 	t.match(adapter.classify(outputs, adapter.collect(outputs)), {status: 'failed', reason: 'provider', message: /still retrying.*capture server: internal error/});
 	const quiet = {...outputs, home: await tempDir(t, 'hlab-opencode-home-')};
