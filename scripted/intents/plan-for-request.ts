@@ -6,9 +6,10 @@ import type {ToolPlan} from './tool-plan.js';
 /** harness-lab's own tools: name and argument names, as the built-in agent offers them. */
 const nativeTools: Record<string, string[]> = {read_file: ['path'], write_file: ['path', 'content'], list_files: ['path'], run_command: ['command'], done: ['summary']};
 
+/** One of ours by name, with our argument names, or with none declared (nothing that says it is another agent's tool of that name). */
 function isNative(tool: OfferedTool): boolean {
 	const keys = nativeTools[tool.name];
-	return keys !== undefined && keys.every(key => key in tool.properties);
+	return keys !== undefined && (Object.keys(tool.properties).length === 0 || keys.every(key => key in tool.properties));
 }
 
 /**

@@ -53,6 +53,9 @@ t.test('the reference finishes with a finishing tool when one is offered, else w
 	const step = {tool: 'run_command', args: {command: 'x', background: true}};
 	t.same(native.call(step, 0)!.args, step.args, 'the built-in tools: each step is its own call, unchanged');
 	t.equal(native.call(step, 0)!.observe('raw'), 'raw', '...and its result is read as it comes');
+	const bare = toolPlanFor(request(['list_files', 'run_command'].map(name => tool(name, {}))));
+	t.same(bare.call({tool: 'list_files', args: {path: '.'}}, 0), {name: 'list_files', args: {path: '.'}, observe: bare.call({tool: 'list_files', args: {path: '.'}}, 0)!.observe, exact: true}, 'our tools by name with no arguments declared are ours too');
+	t.equal(toolPlanFor(request([tool('read_file', {file_path: str()})])).call({tool: 'read_file', args: {path: 'a'}}, 0)!.args.file_path, 'a', 'another agent\'s read_file (its own argument names) is mapped, not taken for ours');
 });
 
 t.test('a write through the shell leaves the content byte for byte', async t => {
