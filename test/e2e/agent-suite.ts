@@ -28,12 +28,12 @@ export async function notInStore(agent: ExampleAgent): Promise<string | false> {
 }
 
 /** Freezes the whole built-in suite on the scripted provider, two tasks at a time, with room for an agent's polls. */
-export async function freezeSuite(t: Test): Promise<{dir: string; plan: string}> {
+export async function freezeSuite(t: Test, {sandbox = false}: {sandbox?: boolean} = {}): Promise<{dir: string; plan: string}> {
 	const dir = await tempDir(t, 'hlab-agent-suite-');
 	const policy = join(dir, 'policy.json');
 	await writeFile(policy, JSON.stringify({concurrency: 2}));
 	const plan = join(dir, 'plan.json');
-	const frozen = await hlab(['eval', '--provider', 'scripted', '--model', 'reference', '--task', 'all', '--max-steps', '30', '--timeout', '2m', '--experiment-policy', policy, '--freeze', plan]);
+	const frozen = await hlab(['eval', '--provider', 'scripted', '--model', 'reference', '--task', 'all', '--max-steps', '30', '--timeout', '2m', '--experiment-policy', policy, ...(sandbox ? ['--sandbox'] : []), '--freeze', plan]);
 	t.equal(frozen.record.exit_code, 0, frozen.stderr);
 	return {dir, plan};
 }

@@ -17,3 +17,12 @@ for (const id of ['pi', 'qwen-code', 'opencode']) {
 		expectSuite(t, agent, await runSide(t, plan, agent, join(dir, id)));
 	});
 }
+
+const pi = await exampleAgent('pi');
+
+t.test('under --sandbox pi runs the same suite contained: its package readable under the hidden home, no network but its proxy', {skip: await notInStore(pi)}, async t => {
+	const {dir, plan} = await freezeSuite(t, {sandbox: true});
+	const report = await runSide(t, plan, pi, join(dir, 'pi-sandboxed'));
+	expectSuite(t, pi, report);
+	t.equal(report.integrity.label, 'contained', 'the attempt is labelled contained');
+});
