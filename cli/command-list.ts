@@ -9,6 +9,8 @@ interface CommandEntry {
 	term: string;
 	/** The loaded command's own description, word for word (test/cli/command-list.test.ts holds them equal). */
 	description: string;
+	/** Started by the supervisor, not by people: left out of `hlab --help` (it still answers `hlab host-worker --help`). */
+	internal?: true;
 }
 
 /** Every command, with what `hlab --help` shows of it, so that the help loads none of their dependencies. */
@@ -67,6 +69,7 @@ export const commands: Record<string, CommandEntry> = {
 		load: async () => (await import('./host-worker.js')).registerHostWorker,
 		term: 'host-worker',
 		description: 'serve one host-worker request (protocol v1): read the task request on stdin, run it with this build\'s engine, write one JSON line on stdout (used by the supervisor; not for people)',
+		internal: true,
 	},
 	'queue-node': {
 		load: async () => (await import('./queue-node.js')).registerQueueNode,
@@ -109,7 +112,7 @@ export function namedCommand(argv: string[]): string | null {
 
 /** Registers every command by its term and description alone: enough for the top-level help and for commander's refusals. */
 export function registerOutlines(program: Command): void {
-	for (const [name, entry] of Object.entries(commands)) program.command(name).description(entry.description);
+	for (const [name, entry] of Object.entries(commands)) program.command(name, {hidden: entry.internal === true}).description(entry.description);
 	program.configureHelp({
 		subcommandTerm(this: Help, command: Command): string {
 			return commands[command.name()]?.term ?? Help.prototype.subcommandTerm.call(this, command);

@@ -8,7 +8,7 @@ import {failedExit, failOn} from './exit-codes.js';
 
 export function registerHostWorker(program: Command): void {
 	program
-		.command('host-worker')
+		.command('host-worker', {hidden: true})
 		.description('serve one host-worker request (protocol v1): read the task request on stdin, run it with this build\'s engine, write one JSON line on stdout (used by the supervisor; not for people)')
 		.action(serveHostWorker);
 }
