@@ -11,3 +11,4 @@ export {Sandbox} from './sandbox/sandbox-options.js';
 export {checkSandbox, type SandboxCheck} from './sandbox/check-sandbox.js';
 export {publishSandbox, sandboxFor, sandboxVariable} from './sandbox/attempt-sandbox.js';
 export {LoopbackBridge, openLoopbackBridge, type OpenBridge} from './sandbox/loopback-bridge.js';
+export {terminalText} from './terminal-text.js';

@@ -1,3 +1,5 @@
+import {terminalText} from '../../../process/index.js';
+
 /** What the live display shows at one moment. */
 export interface ProgressState {
 	total: number;
@@ -40,7 +42,7 @@ function timeLeft(state: ProgressState): string {
 function runningLine(state: ProgressState): string {
 	if (state.running.size === 0) return 'running: none';
 	const oldestFirst = [...state.running].sort((a, b) => a[1] - b[1]);
-	const named = oldestFirst.slice(0, namedRunning).map(([id, since]) => `${id} (${seconds(state.now - since)})`);
+	const named = oldestFirst.slice(0, namedRunning).map(([id, since]) => `${terminalText(id)} (${seconds(state.now - since)})`);
 	const more = oldestFirst.length - named.length;
 	return `running: ${named.join(', ')}${more > 0 ? `, +${more} more` : ''}`;
 }

@@ -1,3 +1,4 @@
+import {terminalText} from '../../../process/index.js';
 import {LiveDisplay} from './live-display.js';
 import {progressFrame} from './progress-frame.js';
 import type {TaskResult} from '../report/report-schema.js';
@@ -39,7 +40,7 @@ export class Progress {
 		this.#countTokens(result);
 		if (this.quiet) return;
 		if (this.#live) this.#draw();
-		else this.out.write(`[${this.#done}/${this.total}] ${result.task_id}: ${result.status}${result.reason ? ` (${result.reason})` : ''} ${this.#elapsed()}\n`);
+		else this.out.write(`[${this.#done}/${this.total}] ${terminalText(result.task_id)}: ${result.status}${result.reason ? ` (${result.reason})` : ''} ${this.#elapsed()}\n`);
 	}
 
 	end(): void {
