@@ -23,7 +23,7 @@ interface AgentFlags extends ProviderFlags {
 export function registerAgent(program: Command): void {
 	const command = program
 		.command('agent')
-		.description('run one built-in task with the agent engine outside an experiment, then grade the workspace independently')
+		.description('run one built-in task (or one cartridge case) with the agent engine outside an experiment, then grade the workspace independently')
 		.option('--task <id>', `the task (${builtinTasks.map(task => task.id).join(', ')})`)
 		.option('--cartridge <dir>', 'instead of --task: run a case of this cartridge with its harness and tools, judged by its graders', absolutePath)
 		.option('--case <id>', 'with --cartridge: the case to run')

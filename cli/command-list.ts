@@ -23,7 +23,7 @@ export const commands: Record<string, CommandEntry> = {
 	agent: {
 		load: async () => (await import('./agent.js')).registerAgent,
 		term: 'agent [options]',
-		description: 'run one built-in task with the agent engine outside an experiment, then grade the workspace independently',
+		description: 'run one built-in task (or one cartridge case) with the agent engine outside an experiment, then grade the workspace independently',
 	},
 	agents: {
 		load: async () => (await import('./agents.js')).registerAgents,
