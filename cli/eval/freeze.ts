@@ -1,5 +1,6 @@
 import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
 import {loadPlanCartridge} from '../../supervisor/plan/cartridge-identity.js';
+import {noiseWarning} from '../../supervisor/plan/noise-warning.js';
 import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {okExit} from '../exit-codes.js';
@@ -73,6 +74,9 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		throw new UsageError(`cannot write plan ${flags.freeze}: ${(error as Error).message}`, 'plan_output');
 	}
 	printResult(flags, frozenPlanSummary(flags.freeze, plan), {plan: flags.freeze, plan_digest: plan.plan_digest, task_ids: plan.task_ids});
+	const warning = noiseWarning(plan);
+	// A warning, not a refusal: a quick look needs no calibration; a decision that matters does.
+	if (warning !== null) process.stderr.write(`hlab: ${warning}\n`);
 	return okExit;
 }
 

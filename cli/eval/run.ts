@@ -6,6 +6,7 @@ import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
 import {absolutePath} from '../path-option.js';
 import type {EvalMode} from './eval-mode.js';
 import {printResult} from './print-result.js';
+import {calibrate} from './calibrate.js';
 
 interface RunFlags {
 	plan: string;
@@ -22,6 +23,7 @@ interface RunFlags {
 	redisPasswordFile?: string;
 	queueSecretFile?: string;
 	insecureQueue?: boolean;
+	calibrate?: boolean;
 	nodeLock: string;
 	evidenceLimit: string;
 	json?: boolean;
@@ -39,6 +41,7 @@ export const runMode: EvalMode = {
 			.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
 			.option('--candidate-cartridge <dir>', 'with a cartridge plan: a changed cartridge whose harness runs the plan\'s cases (its cases, collectors and graders must be the plan\'s)', absolutePath)
 			.option('--side <side>', 'record the attempt as the baseline or the candidate side (default: candidate with --candidate/--candidate-host/--agent, else baseline)')
+			.option('--calibrate', 'run the plan\'s baseline twice (DIR/a, DIR/b) and write the spread between the identical runs to DIR/calibration.json: the noise a min_effect must exceed')
 			.option('--keep-workdirs', 'keep task workspaces in the evidence')
 			.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
 			.option('--node-lock <duration>', 'with --queue: how long a queue node may go without renewing its lock on a task before the task fails as worker_lost', '30s')
@@ -53,15 +56,20 @@ async function run(flags: RunFlags): Promise<number> {
 	const artifacts = checkedArtifacts(flags);
 	const side = sideOf(flags);
 	const interrupt = new AbortController();
-	const remotePlacement = flags.queue === undefined ? undefined : await queueOf(flags, interrupt);
+	const threads = flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads');
+	const remotePlacement = flags.queue === undefined || flags.calibrate === true ? undefined : await queueOf(flags, interrupt);
 	const onSignal = (): void => interrupt.abort();
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
 	try {
+		if (flags.calibrate === true) {
+			const others = (['candidate', 'candidateHost', 'candidateCartridge', 'agent', 'side', 'queue'] as const).filter(name => flags[name] !== undefined).map(flagName);
+			return await calibrate({plan: flags.plan, artifacts, json: flags.json, others}, {signal: interrupt.signal, threads, keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null});
+		}
 		const {dir, report} = await runAttempt({
 			planPath: flags.plan, artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, agentSpec: flags.agent ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
-			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'),
+			threads,
 			...(remotePlacement === undefined ? {} : {remotePlacement}),
 		});
 		printResult(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
@@ -84,6 +92,8 @@ function checkedArtifacts(flags: RunFlags): string {
 	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
 	return flags.artifacts;
 }
+
+const flagName = (name: string): string => `--${name.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)}`;
 
 function sideOf(flags: RunFlags): 'baseline' | 'candidate' | undefined {
 	if (flags.side === undefined) return undefined;

@@ -1,9 +1,10 @@
 import {z} from 'zod';
-import type {AcceptancePolicy} from '../plan/experiment-policy.js';
+import type {AcceptancePolicy, EffectMargin} from '../plan/experiment-policy.js';
 import type {Report} from '../attempt/report/report-schema.js';
 import {significantImprovement} from './significant-improvement.js';
 import {workingTimeOf} from './working-time.js';
 import type {Insufficient} from './insufficient.js';
+import {percent, resolveMargin} from './min-effect.js';
 
 export const RuleCheck = z.object({
 	rule: z.enum(['verification', 'timing', 'infrastructure', 'require_all_pass', 'improvement', 'max_duration_ratio', 'controller', 'leaks', 'metering']),
@@ -35,9 +36,9 @@ export interface WallTimes {
 export function applyAcceptance(policy: AcceptancePolicy, baseline: Report, candidate: Report, wall?: WallTimes): AcceptanceResult {
 	const checks: RuleCheck[] = [infrastructure(baseline, candidate)];
 	if (policy.require_all_pass) checks.push(...allPass('baseline', baseline), ...allPass('candidate', candidate));
-	const significant = policy.min_confidence === null ? null : significantImprovement(policy.improvement, policy.min_confidence, baseline, candidate);
+	const significant = policy.min_confidence === null ? null : significantImprovement(policy, policy.min_confidence, baseline, candidate);
 	checks.push(significant === null
-		? improvement(policy.improvement, baseline, candidate)
+		? improvement(policy, baseline, candidate)
 		: {rule: 'improvement', satisfied: significant.satisfied, message: significant.insufficient === null ? significant.message : `${significant.message}; ${significant.insufficient.message}`});
 	const times = policy.duration === 'working'
 		? {baseline: workingTimeOf(baseline), candidate: workingTimeOf(candidate), source: 'working time (wall time less provider waits)'}
@@ -73,10 +74,10 @@ function allPass(side: 'baseline' | 'candidate', report: Report): RuleCheck[] {
 	}));
 }
 
-function improvement(kind: AcceptancePolicy['improvement'], baseline: Report, candidate: Report): RuleCheck {
-	const turns = fewer('turns', baseline.totals.turns, candidate.totals.turns);
-	const tokens = fewer('total tokens', baseline.totals.total_tokens, candidate.totals.total_tokens);
-	switch (kind) {
+function improvement(policy: AcceptancePolicy, baseline: Report, candidate: Report): RuleCheck {
+	const turns = fewer('turns', baseline.totals.turns, candidate.totals.turns, beyond(policy.min_effect?.turns, baseline, 'turns'));
+	const tokens = fewer('total tokens', baseline.totals.total_tokens, candidate.totals.total_tokens, beyond(policy.min_effect?.tokens, baseline, 'total_tokens'));
+	switch (policy.improvement) {
 		case 'turns': return {rule: 'improvement', ...turns};
 		case 'tokens': return {rule: 'improvement', ...tokens};
 		case 'turns-or-tokens': return {
@@ -89,13 +90,31 @@ function improvement(kind: AcceptancePolicy['improvement'], baseline: Report, ca
 	}
 }
 
-function fewer(what: string, baseline: number | null, candidate: number | null): {satisfied: boolean; message: string} {
+type Beyond = ((what: string, baseline: number, candidate: number) => {satisfied: boolean; message: string}) | null;
+
+function fewer(what: string, baseline: number | null, candidate: number | null, margin: Beyond): {satisfied: boolean; message: string} {
 	if (baseline === null || candidate === null) {
 		return {satisfied: false, message: `${what}: unknown on ${baseline === null && candidate === null ? 'both sides' : baseline === null ? 'the baseline' : 'the candidate'}, which cannot show an improvement`};
 	}
+	if (margin !== null) return margin(what, baseline, candidate);
 	return candidate < baseline
 		? {satisfied: true, message: `${what}: ${candidate} < baseline ${baseline}`}
 		: {satisfied: false, message: `${what}: ${candidate}, not fewer than baseline ${baseline}`};
+}
+
+/** With a `min_effect`, the saving per trial (totals over the denominator's entries) must exceed the margin. */
+function beyond(margin: EffectMargin | undefined, report: Report, metric: 'turns' | 'total_tokens'): Beyond {
+	if (margin === undefined) return null;
+	const entries = report.tasks.length;
+	return (what, baseline, candidate) => {
+		const resolved = resolveMargin(margin, report, metric);
+		const saved = (baseline - candidate) / entries;
+		const observed = `${candidate} vs baseline ${baseline}, a saving of ${saved.toFixed(2)} per trial${baseline === 0 ? '' : ` (${percent((baseline - candidate) / baseline)})`}`;
+		if (resolved === null) return {satisfied: false, message: `${what}: ${observed}; the baseline's mean is unknown, so the relative min_effect cannot be shown to be exceeded`};
+		return saved > resolved.per_trial
+			? {satisfied: true, message: `${what}: fewer beyond the margin: ${observed}, more than ${resolved.text}`}
+			: {satisfied: false, message: `${what}: not fewer beyond the margin: ${observed}, not more than ${resolved.text}`};
+	};
 }
 
 function quality(baseline: Report, candidate: Report): {satisfied: boolean; message: string} {

@@ -6,6 +6,20 @@ import {describeIssues} from '../../controller-protocol/index.js';
 export const Improvement = z.enum(['turns-or-tokens', 'turns', 'tokens', 'quality', 'non-regression']);
 export type Improvement = z.infer<typeof Improvement>;
 
+/** A margin per statistic: `absolute` in units per trial (turns or tokens), or `relative` to the baseline's mean per trial. */
+export const EffectMargin = z.union([
+	z.object({absolute: z.number().positive()}).strict(),
+	z.object({relative: z.number().gt(0).lt(1)}).strict(),
+]);
+export type EffectMargin = z.infer<typeof EffectMargin>;
+
+/** The smallest change that counts as an improvement, per statistic the improvement rule reads (`hlab eval --calibrate` measures the noise). */
+export const MinEffect = z.object({
+	turns: EffectMargin.optional(),
+	tokens: EffectMargin.optional(),
+}).strict().refine(effect => effect.turns !== undefined || effect.tokens !== undefined, 'min_effect names turns, tokens, or both');
+export type MinEffect = z.infer<typeof MinEffect>;
+
 export const AcceptancePolicy = z.object({
 	/** Both sides must pass every task of the denominator. */
 	require_all_pass: z.boolean().default(true),
@@ -19,6 +33,8 @@ export const AcceptancePolicy = z.object({
 	 * sign test on pass/fail pairs, a seeded bootstrap interval for turns and tokens). Null judges the sums alone.
 	 */
 	min_confidence: z.number().gt(0).lt(1).nullable().default(null),
+	/** An improvement in turns or tokens counts only beyond this margin; absent (not null) when none, so older plans keep their digests. */
+	min_effect: MinEffect.optional(),
 }).strict();
 export type AcceptancePolicy = z.infer<typeof AcceptancePolicy>;
 

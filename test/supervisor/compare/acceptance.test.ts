@@ -153,3 +153,32 @@ t.test('with min_confidence, fewer turns count only when the interval of the pai
 	t.equal(verdict.accepted, false);
 	t.match(verdict.checks.find(check => check.rule === 'improvement')?.message, /not significantly fewer at 95%/);
 });
+
+t.test('min_effect: a token saving within the margin is not an improvement, one beyond it is, and both say the numbers', async t => {
+	const base = report('baseline', [task(0, true, 4, 1000, 100), task(1, true, 4, 1000, 100)]);
+	const slight = report('candidate', [task(0, true, 4, 990, 100), task(1, true, 4, 990, 100)]);
+	const within = applyAcceptance(policy({improvement: 'tokens', min_effect: {tokens: {relative: 0.05}}}), base, slight);
+	t.equal(within.accepted, false);
+	t.equal(within.checks.find(check => check.rule === 'improvement')?.message, 'total tokens: not fewer beyond the margin: 1980 vs baseline 2000, a saving of 10.00 per trial (1.0%), not more than min_effect 5.0% of the baseline\'s 1000.0 per trial (50.00 per trial)');
+	t.equal(applyAcceptance(policy({improvement: 'tokens'}), base, slight).accepted, true, 'without min_effect the same saving is accepted');
+	t.equal(applyAcceptance(policy({improvement: 'tokens', min_effect: {tokens: {absolute: 9}}}), base, slight).accepted, true);
+	t.equal(applyAcceptance(policy({improvement: 'tokens', min_effect: {tokens: {absolute: 10}}}), base, slight).accepted, false, 'equal to the margin does not exceed it');
+});
+
+t.test('min_effect with min_confidence: the whole interval must lie beyond the margin', async t => {
+	const tasks = (turns: number) => Array.from({length: 8}, (_, index) => task(index, true, turns, 400, 100));
+	const base = report('baseline', tasks(6));
+	const cand = report('candidate', tasks(4));
+	const beyond = applyAcceptance(policy({improvement: 'turns', min_confidence: 0.95, min_effect: {turns: {absolute: 1}}}), base, cand);
+	t.equal(beyond.accepted, true);
+	t.match(beyond.checks.find(check => check.rule === 'improvement')?.message, /fewer beyond the margin, significant at 95%: .*all of it below -1\.00 \(min_effect 1 per trial\)/);
+	const within = applyAcceptance(policy({improvement: 'turns', min_confidence: 0.95, min_effect: {turns: {absolute: 2}}}), base, cand);
+	t.equal(within.accepted, false);
+	t.equal(within.insufficient, null, 'a saving no larger than the margin is not a case for more trials');
+});
+
+t.test('min_effect is absent from a policy that does not set it, so older plans keep their digests', async t => {
+	t.notOk('min_effect' in policy());
+	t.throws(() => AcceptancePolicy.parse({min_effect: {}}), /min_effect names turns, tokens, or both/);
+	t.throws(() => AcceptancePolicy.parse({min_effect: {turns: {absolute: 1, relative: 0.1}}}));
+});
