@@ -84,6 +84,8 @@ class QueueCoordinator implements RemotePlacement {
 	#refusalsSeen = 0;
 	/** The nodes whose answers were taken: on an unauthenticated queue, the only nodes known to have served. */
 	readonly #answeredBy = new Set<string>();
+	/** The node each job was first taken by, read when it became active: a later stalled-job check may rewrite `processedBy`. */
+	readonly #takenBy = new Map<string, string>();
 	#withdrawn = false;
 
 	constructor(readonly link: RedisLink, readonly settings: QueueSettings, readonly attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) {
@@ -100,6 +102,7 @@ class QueueCoordinator implements RemotePlacement {
 		const events = new QueueEvents(this.#name, {connection: this.#client(true), autorun: false});
 		events.on('completed', ({jobId}) => void this.#answered(jobId));
 		events.on('failed', ({jobId, failedReason}) => this.#end(jobId, {kind: 'failed', reason: failedReason}));
+		events.on('active', ({jobId}) => void this.#noteTaker(jobId));
 		events.on('stalled', ({jobId}) => this.#end(jobId, {kind: 'stalled'}));
 		events.on('error', () => undefined);
 		void events.run();
@@ -174,6 +177,12 @@ class QueueCoordinator implements RemotePlacement {
 		this.settings.onLost(why);
 	}
 
+	async #noteTaker(jobId: string): Promise<void> {
+		if (this.#takenBy.has(jobId) || this.#queue === null) return;
+		const taker = (await Job.fromId(this.#queue, jobId).catch(() => undefined))?.processedBy;
+		if (taker !== undefined && !this.#takenBy.has(jobId)) this.#takenBy.set(jobId, taker);
+	}
+
 	#end(jobId: string, end: JobEnd): void {
 		const resolve = this.#waiting.get(jobId);
 		this.#waiting.delete(jobId);
@@ -197,7 +206,8 @@ class QueueCoordinator implements RemotePlacement {
 		const job = await Job.fromId(this.#queue!, jobIdOf(turn.index)).catch(() => undefined);
 		if (end.kind === 'stalled') {
 			await job?.remove().catch(() => undefined);
-			const who = job?.processedBy === undefined ? 'its worker' : `worker ${job.processedBy}`;
+			const taker = this.#takenBy.get(jobIdOf(turn.index)) ?? job?.processedBy;
+			const who = taker === undefined ? 'its worker' : `worker ${taker}`;
 			return this.#failed(turn, {reason: 'worker_lost', message: `${who} stopped renewing its lock on this task (it died or lost Redis); not retried, since its tools may already have had effects`});
 		}
 		if (end.kind === 'failed') return this.#failed(turn, {reason: 'crash', message: `the job failed: ${end.reason}`});
