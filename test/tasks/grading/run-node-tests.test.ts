@@ -25,10 +25,17 @@ const grade = (task: TaskDefinition, dir: string) => task.grade(dir, {deadlineMs
 
 t.test('process.exit(0) in a module the test imports is no pass: the named tests never ran', async t => {
 	const dir = await plantedWorkspace(t, 'process.exit(0);');
-	const scratch = (): string[] => readdirSync(tmpdir()).filter(name => name.startsWith('hlab-grade-'));
-	const before = scratch();
+	// A temporary folder of this test's own: graders of other test files share the run's TMPDIR and make copies too.
+	const own = await tempDir(t, 'hlab-grade-scratch-');
+	const savedTmp = process.env.TMPDIR;
+	process.env.TMPDIR = own;
+	t.teardown(() => {
+		if (savedTmp === undefined) delete process.env.TMPDIR;
+		else process.env.TMPDIR = savedTmp;
+	});
 	const result = await grade(getTask('test_failure_fix')!, dir);
-	t.same(scratch().filter(name => !before.includes(name)), [], 'the grader removes its copy');
+	t.equal(tmpdir(), own);
+	t.same(readdirSync(own), [], 'the grader removes its copy');
 	t.equal(result.passed, false, result.details);
 	t.match(result.details, /FAIL: the original tests pass \(not run and passed: a discount takes the percentage off the price, .* \(6 of 6 expected tests\); passed instead: test\/discount\.test\.js\)/);
 });
