@@ -4,8 +4,8 @@ import {adapterOf, type AgentClassification, type AgentCollected, type AgentLaun
 import {EngineFailureReason, type ExecutionOutcome, type Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {writeJson} from '../../files/write-json.js';
-import {hardDeadline, openLoopbackBridge, runInGroup, type GroupRun, type OpenBridge, type ProcessRecord, type Sandbox} from '../../process/index.js';
-import {startMeteringProxy, writeMeteringRecord, type MeteringProxy} from '../host/index.js';
+import {hardDeadline, runInGroup, type GroupRun, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {proxyOnlySandbox, startMeteringProxy, writeMeteringRecord, type MeteringProxy} from '../host/index.js';
 import type {AdmittedAgent} from './admit-agent.js';
 import {agentEndpoint} from './agent-endpoint.js';
 import {agentEnvironment} from './agent-environment.js';
@@ -77,7 +77,8 @@ export async function runAgentTask(input: AgentTaskInput): Promise<AgentTaskRun>
 		return notLaunched(input, proxy, {reason: 'init', message: `the ${adapter.id} adapter could not launch the agent: ${(error as Error).message}`});
 	}
 	const env = agentEnvironment({launch: launch.env, home, tmp, allowed: input.agent.loaded.spec.env});
-	const contained = await containAgent(input, proxy, [input.workspace, home, tmp]);
+	// Sandboxed, its network is its proxy alone.
+	const contained = input.sandbox === undefined ? null : await proxyOnlySandbox(input.sandbox([input.workspace, home, tmp]), proxy);
 	const startedMs = performance.now() - input.clockOrigin;
 	const run = await runInGroup({
 		argv: launch.argv,
@@ -92,16 +93,9 @@ export async function runAgentTask(input: AgentTaskInput): Promise<AgentTaskRun>
 		stderrLimit: input.stderrLimit ?? agentStderrLimit,
 		signal: input.signal,
 		...(contained === null ? {} : {sandbox: contained.sandbox}),
-	}).finally(() => Promise.all([proxy.close(), contained?.bridge.close()]));
+	}).finally(() => Promise.all([proxy.close(), contained?.close()]));
 	const endedMs = performance.now() - input.clockOrigin;
 	return judgeAndRecord(input, {run, launch, env, proxy, home, startedMs, endedMs});
-}
-
-/** The agent's sandbox when the plan asks for one: no network, but its proxy's port bridged into its own loopback. */
-async function containAgent(input: AgentTaskInput, proxy: MeteringProxy, writable: string[]): Promise<{sandbox: Sandbox; bridge: OpenBridge} | null> {
-	if (input.sandbox === undefined) return null;
-	const bridge = await openLoopbackBridge(Number(new URL(proxy.provider.base_url).port));
-	return {sandbox: {...input.sandbox(writable), network: false, bridges: [bridge.bridge]}, bridge};
 }
 
 /** What the adapter is handed: the task, its folders, the proxy, and nothing of the user's. */

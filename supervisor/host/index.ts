@@ -6,3 +6,4 @@ export {HostAttemptRecord, HostTaskRecord, ProxyRefusals} from './host-records.j
 export {HostFailureReason} from './host-failure.js';
 export {writeMeteringRecord} from './metering-record.js';
 export {startMeteringProxy, type LastExchange, type MeteringProxy} from './metering-proxy.js';
+export {proxyOnlySandbox} from './proxy-only-sandbox.js';

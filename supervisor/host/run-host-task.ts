@@ -4,7 +4,7 @@ import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
 import type {HostFailureReason} from './host-failure.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {hardDeadline, openLoopbackBridge, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {hardDeadline, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema, type ProxyRefusals} from './host-records.js';
@@ -12,6 +12,7 @@ import {hostTaskDir, type HostSession} from './host-session.js';
 import {describeIssues} from '../../controller-protocol/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {startMeteringProxy} from './metering-proxy.js';
+import {proxyOnlySandbox} from './proxy-only-sandbox.js';
 
 /** The worker answers with one line; anything bigger than this is not an answer. */
 export const hostStdoutLimit = 8 * 1024 * 1024;
@@ -67,9 +68,8 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	// The host talks to a proxy of its own; the key stays here, the proxy adds it.
 	const keyVariable = input.provider.api_key_env;
 	const proxy = await startMeteringProxy(input.provider, keyVariable === null ? null : process.env[keyVariable] ?? null);
-	// A sandboxed worker has no network: its proxy's port alone is bridged into the sandbox's own loopback.
-	const bridge = input.sandbox === undefined ? null : await openLoopbackBridge(Number(new URL(proxy.provider.base_url).port));
-	const sandbox = input.sandbox === undefined || bridge === null ? undefined : {...input.sandbox, network: false, bridges: [bridge.bridge]};
+	const contained = input.sandbox === undefined ? null : await proxyOnlySandbox(input.sandbox, proxy);
+	const sandbox = contained?.sandbox;
 	const request: HostRequest = HostRequest.parse({
 		version: hostProtocolVersion,
 		kind: 'task',
@@ -99,7 +99,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
 		signal: input.signal,
-	}).finally(() => Promise.all([proxy.close(), bridge?.close()]));
+	}).finally(() => Promise.all([proxy.close(), contained?.close()]));
 	const endedMs = performance.now() - session.clockOrigin;
 	const metered = proxy.usage();
 	const refusals = proxy.refusals();

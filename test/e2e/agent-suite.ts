@@ -1,30 +1,24 @@
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Test} from 'tap';
-import {agentStoreDir, installDir} from '../../agents/store/store-root.js';
+import type {AgentPackage} from '../../agents/agent-spec.js';
+import {exampleSpec, notStored, storedPackage} from '../agents/adapters/agent-run.js';
 import {installRoot} from '../../files/install-root.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {hlab} from '../hlab.js';
 import {tempDir} from '../temp-dir.js';
 
-/** An example spec of examples/agents/ and the package it pins. */
+/** An example spec of examples/agents/, and why its real run cannot happen here (false when its package is in the store). */
 export interface ExampleAgent {
 	id: string;
 	spec: string;
-	package: {name: string; version: string};
+	package: AgentPackage;
+	skip: string | false;
 }
 
-export async function exampleAgent(id: string): Promise<ExampleAgent> {
-	const spec = join(installRoot, 'examples', 'agents', `${id}.json`);
-	const parsed = JSON.parse(await readFile(spec, 'utf8')) as {package: ExampleAgent['package']};
-	return {id, spec, package: parsed.package};
-}
-
-/** Why the agent's real run cannot happen here, or false: its pinned package must be in the store. */
-export async function notInStore(agent: ExampleAgent): Promise<string | false> {
-	const manifest = join(installDir(agentStoreDir(), agent.package), 'node_modules', agent.package.name, 'package.json');
-	const there = await readFile(manifest, 'utf8').then(() => true, () => false);
-	return there ? false : `${agent.package.name}@${agent.package.version} is not in the store ${agentStoreDir()} (bash scripts/install-agents.sh puts it there; it needs the npm registry)`;
+export async function exampleAgent(id: Parameters<typeof exampleSpec>[0]): Promise<ExampleAgent> {
+	const spec = await exampleSpec(id);
+	return {id, spec: join(installRoot, 'examples', 'agents', `${id}.json`), package: spec.package, skip: notStored(spec, await storedPackage(spec))};
 }
 
 /** Freezes the whole built-in suite on the scripted provider, two tasks at a time, with room for an agent's polls. */

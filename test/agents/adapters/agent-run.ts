@@ -2,7 +2,9 @@ import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import type {Test} from 'tap';
 import type {AgentAdapter, AgentClassification, AgentCollected, AgentOutputs, AgentTask} from '../../../agents/adapter-contract.js';
-import type {AgentSpec} from '../../../agents/agent-spec.js';
+import type {AgentPackage, AgentSpec} from '../../../agents/agent-spec.js';
+import {checkSpec} from '../../../agents/index.js';
+import {installRoot} from '../../../files/install-root.js';
 import {agentStoreDir, installDir} from '../../../agents/store/store-root.js';
 import {runInGroup} from '../../../process/index.js';
 import {ScriptTurn} from '../../../scripted/response-script.js';
@@ -11,10 +13,22 @@ import {tempDir} from '../../temp-dir.js';
 
 type Packaged = Exclude<AgentSpec, {adapter: 'command'}>;
 
+/** The example spec of examples/agents/ for one adapter, checked. */
+export async function exampleSpec<Id extends Packaged['adapter']>(id: Id): Promise<Extract<Packaged, {adapter: Id}>> {
+	const checked = checkSpec(JSON.parse(await readFile(join(installRoot, 'examples', 'agents', `${id}.json`), 'utf8')));
+	if (typeof checked === 'string' || checked.adapter !== id) throw new Error(`examples/agents/${id}.json: ${String(checked)}`);
+	return checked as Extract<Packaged, {adapter: Id}>;
+}
+
 /** The package's folder in harness-lab's store (what the supervisor hands over), or null when it is not installed there (scripts/install-agents.sh installs it). */
-export async function storedPackage(spec: Packaged): Promise<string | null> {
+export async function storedPackage(spec: {package: AgentPackage}): Promise<string | null> {
 	const dir = installDir(agentStoreDir(), spec.package);
 	return (await readFile(join(dir, 'node_modules', spec.package.name, 'package.json'), 'utf8').catch(() => null)) === null ? null : dir;
+}
+
+/** Why a real run of the agent cannot happen here (its package is not in the store), or false. */
+export function notStored(spec: {package: AgentPackage}, packageDir: string | null): string | false {
+	return packageDir === null ? `${spec.package.name}@${spec.package.version} is not in the store ${agentStoreDir()} (bash scripts/test-agents.sh puts it there; it needs the npm registry)` : false;
 }
 
 /** A task as the supervisor hands it over: a fresh workspace and `$HOME`, the given provider. */

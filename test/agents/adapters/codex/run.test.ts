@@ -1,20 +1,17 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {checkSpec} from '../../../../agents/index.js';
 import {codexAdapter as adapter} from '../../../../agents/adapters/codex/index.js';
 import type {CodexSpec} from '../../../../agents/adapters/codex/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
-import {runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
+import {exampleSpec, notStored, runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
 
 checkNoLeaks(t);
 
-const checked = checkSpec(JSON.parse(await readFile(join(import.meta.dirname, '../../../../../examples/agents/codex.json'), 'utf8')));
-if (typeof checked === 'string' || checked.adapter !== 'codex') throw new Error(String(checked));
-const spec: CodexSpec = checked;
+const spec: CodexSpec = await exampleSpec('codex');
 const packageDir = await storedPackage(spec);
 
-t.test('the real Codex, offline against the scripted provider\'s Responses API, runs a command that writes the file and finishes', {skip: packageDir === null ? `${spec.package.name}@${spec.package.version} is not in the store (scripts/install-agents.sh)` : false}, async t => {
+t.test('the real Codex, offline against the scripted provider\'s Responses API, runs a command that writes the file and finishes', {skip: notStored(spec, packageDir)}, async t => {
 	const task = await taskFor(t, spec, {prompt: 'Write hello.txt containing hi.', baseUrl: '', packageDir});
 	// Codex's first user message is its environment context, not the task: the script is found by the workspace it names.
 	task.baseUrl = await scriptedProvider(t, {id: 'write_hello', prompt: `<cwd>${task.workspace}</cwd>`, turns: [

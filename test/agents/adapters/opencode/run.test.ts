@@ -1,21 +1,18 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {checkSpec} from '../../../../agents/index.js';
 import {opencodeAdapter as adapter} from '../../../../agents/adapters/opencode/index.js';
 import type {OpencodeSpec} from '../../../../agents/adapters/opencode/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
-import {runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
+import {exampleSpec, notStored, runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
 
 checkNoLeaks(t);
 
-const checked = checkSpec(JSON.parse(await readFile(join(import.meta.dirname, '../../../../../examples/agents/opencode.json'), 'utf8')));
-if (typeof checked === 'string' || checked.adapter !== 'opencode') throw new Error(String(checked));
-const spec: OpencodeSpec = checked;
+const spec: OpencodeSpec = await exampleSpec('opencode');
 const packageDir = await storedPackage(spec);
 const prompt = 'Write hello.txt containing hi.';
 
-t.test('the real opencode, offline against the scripted provider, writes the file and finishes', {skip: packageDir === null ? `${spec.package.name}@${spec.package.version} is not in the store (scripts/install-agents.sh)` : false}, async t => {
+t.test('the real opencode, offline against the scripted provider, writes the file and finishes', {skip: notStored(spec, packageDir)}, async t => {
 	const task = await taskFor(t, spec, {prompt, baseUrl: '', packageDir, systemPrompt: 'You are careful.'});
 	task.baseUrl = await scriptedProvider(t, {id: 'write_hello', prompt, turns: [
 		{tool_calls: [{function: {name: 'write', arguments: {filePath: join(task.workspace, 'hello.txt'), content: 'hi\n'}}}]},

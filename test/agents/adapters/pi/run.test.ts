@@ -1,21 +1,18 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {checkSpec} from '../../../../agents/index.js';
 import {piAdapter as adapter} from '../../../../agents/adapters/pi/index.js';
 import type {PiSpec} from '../../../../agents/adapters/pi/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
-import {runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
+import {exampleSpec, notStored, runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
 
 checkNoLeaks(t);
 
-const checked = checkSpec(JSON.parse(await readFile(join(import.meta.dirname, '../../../../../examples/agents/pi.json'), 'utf8')));
-if (typeof checked === 'string' || checked.adapter !== 'pi') throw new Error(String(checked));
-const spec: PiSpec = checked;
+const spec: PiSpec = await exampleSpec('pi');
 const packageDir = await storedPackage(spec);
 const prompt = 'Write hello.txt containing hi.';
 
-t.test('the real pi, offline against the scripted provider, writes the file and finishes', {skip: packageDir === null ? `${spec.package.name}@${spec.package.version} is not in the store (scripts/install-agents.sh)` : false}, async t => {
+t.test('the real pi, offline against the scripted provider, writes the file and finishes', {skip: notStored(spec, packageDir)}, async t => {
 	const baseUrl = await scriptedProvider(t, {id: 'write_hello', prompt, turns: [
 		{tool_calls: [{function: {name: 'write', arguments: {path: 'hello.txt', content: 'hi\n'}}}]},
 		{content: 'Wrote hello.txt.'},

@@ -1,21 +1,18 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {checkSpec} from '../../../../agents/index.js';
 import {qwenCodeAdapter as adapter} from '../../../../agents/adapters/qwen-code/index.js';
 import type {QwenSpec} from '../../../../agents/adapters/qwen-code/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
-import {runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
+import {exampleSpec, notStored, runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
 
 checkNoLeaks(t);
 
-const checked = checkSpec(JSON.parse(await readFile(join(import.meta.dirname, '../../../../../examples/agents/qwen-code.json'), 'utf8')));
-if (typeof checked === 'string' || checked.adapter !== 'qwen-code') throw new Error(String(checked));
-const spec: QwenSpec = checked;
+const spec: QwenSpec = await exampleSpec('qwen-code');
 const packageDir = await storedPackage(spec);
 const prompt = 'Write hello.txt containing hi.';
 
-t.test('the real Qwen Code, offline against the scripted provider, writes the file and finishes', {skip: packageDir === null ? `${spec.package.name}@${spec.package.version} is not in the store (scripts/install-agents.sh)` : false}, async t => {
+t.test('the real Qwen Code, offline against the scripted provider, writes the file and finishes', {skip: notStored(spec, packageDir)}, async t => {
 	const task = await taskFor(t, spec, {prompt, baseUrl: '', packageDir, systemPrompt: 'You are careful.'});
 	// Its write_file takes absolute paths only.
 	task.baseUrl = await scriptedProvider(t, {id: 'write_hello', prompt, turns: [
