@@ -62,6 +62,7 @@ async function runScenario(scenario: CleanupScenario, containment: Containment, 
 		stderrLimit: 64 * 1024,
 		sweep: options.disableSweep !== true,
 		containment,
+		trackDescendants: scenario.trackDescendants ?? true,
 	});
 	const elapsedMs = performance.now() - started;
 	await writeJson(path.join(dir, 'process.json'), run.record, {durable: true});
