@@ -4,7 +4,7 @@
 # it started leaves in the temporary folder lands there too, and the folder goes with the run.
 # What the run's files share (a host build: test/e2e/host-build.ts) is made once, in that folder too. The real agent
 # CLIs come from the tests' own store (scripts/test-agent-store.sh; scripts/test-agents.sh fills it).
-# A failed run ends with the failing assertions and their files, so a log read from its tail names what failed.
+# Every run ends with its ten slowest files; a failed run ends with the failing assertions and their files, so a log read from its tail names what failed.
 set -uo pipefail
 source "$(dirname "$0")/test-agent-store.sh"
 state=$(mktemp -d "${TMPDIR:-/tmp}/hlab-test-state-XXXXXX")
@@ -14,6 +14,10 @@ touch "$started"
 mkdir "$state/keys" "$state/tmp" "$state/shared"
 HLAB_STATE_DIR="$state/keys" TMPDIR="$state/tmp" HLAB_TEST_SHARED="$state/shared" tap "$@"
 status=$?
+# The ten slowest files of this run, from each file's own total in tap's results.
+find .tap/test-results -name '*.tap' -newer "$started" -print0 2>/dev/null |
+  xargs -0 -r grep -H -E '^# time=' | sed -E 's|^\.tap/test-results/(.*)\.tap:# time=([0-9.]+)ms$|\2 \1|' |
+  sort -rn | head -10 | awk 'NR == 1 { print "# slowest files:" } { printf "#   %6.1f s  %s\n", $1 / 1000, $2 }'
 if [ "$status" -ne 0 ] && [ -d .tap/test-results ]; then
   echo "# failed in this run:"
   find .tap/test-results -name '*.tap' -newer "$started" -print0 |
