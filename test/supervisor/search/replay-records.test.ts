@@ -37,7 +37,7 @@ t.test('replay checks every recorded field it can recompute, and each replicate 
 	t.equal(await replaySearch(report, planner(report.policy), dir), 1, 'the search as recorded replays, evidence and all');
 	// Each edit leaves the planning as it was: before these checks, every one replayed as "every choice is the same".
 	const mismatches = async (edit: (copy: SearchReport) => void): Promise<string[]> => {
-		const copy = structuredClone(report);
+		const copy = JSON.parse(JSON.stringify(report)) as SearchReport;
 		edit(copy);
 		const error = await replaySearch(copy, planner(copy.policy), dir).then(() => null, (thrown: unknown) => thrown);
 		return error instanceof ReplayMismatchError ? error.mismatches : [];
@@ -71,7 +71,7 @@ t.test('replay checks every recorded field it can recompute, and each replicate 
 	await has('an attempt\'s report edited in its evidence', () => undefined, /^node-000 seed 1: its evidence does not verify \(/);
 
 	// As a user replays it: the command names each mismatch and exits 1.
-	const edited = structuredClone(report);
+	const edited = JSON.parse(JSON.stringify(report)) as SearchReport;
 	edited.stop_reason = 'no-proposal';
 	await writeFile(join(dir, 'search-report.json'), JSON.stringify(edited));
 	const replay = await hlab(['search', 'replay', dir]);
