@@ -6,12 +6,13 @@ import {Report} from '../attempt/report/report-schema.js';
 import {verifyAttempt} from '../compare/verify-attempt.js';
 import {compareWithEarlier} from './compare-nodes.js';
 import {envelopeLimits} from './envelope.js';
+import {taskMeasured} from './evaluate-replicate.js';
 import {replicateFeedback} from './feedback.js';
 import {fingerprintProposal} from './planner.js';
 import type {Comparison, NodeView, SearchNode} from './search-record.js';
 import type {ReplicateRecord, RoundRecord, SearchReport, StopReason} from './search-report.js';
 import {addSpend, emptySpend} from './spend.js';
-import {describeSpend} from './spending-ledger.js';
+import {describeSpend, SpendingLedger, type LedgerEntry} from './spending-ledger.js';
 
 /*
  * What replay checks besides the planning: every recorded field it can recompute from the rest of the report, or
@@ -57,12 +58,12 @@ async function evidenceMismatches(report: SearchReport, dir: string): Promise<st
 	for (const [index, round] of report.rounds.entries()) {
 		const node = report.nodes[index];
 		if (node === undefined) continue;
-		for (const [at, replicate] of round.replicates.entries()) mismatches.push(...await replicateMismatches(report, dir, node, replicate, at));
+		for (const [at, replicate] of round.replicates.entries()) mismatches.push(...await replicateMismatches(report, dir, node, replicate, at, round.spending));
 	}
 	return mismatches;
 }
 
-async function replicateMismatches(report: SearchReport, dir: string, node: SearchNode, replicate: ReplicateRecord, at: number): Promise<string[]> {
+async function replicateMismatches(report: SearchReport, dir: string, node: SearchNode, replicate: ReplicateRecord, at: number, spending: LedgerEntry[]): Promise<string[]> {
 	const where = `${node.node_id} seed ${replicate.seed}`;
 	if (replicate.seed !== report.seeds[at]) return [`${where}: replicate ${at + 1} is recorded on seed ${replicate.seed}, not seed ${report.seeds[at] ?? 'none'}`];
 	// Only the folder the search made for it is read: an edited path could point at any other attempt.
@@ -82,7 +83,22 @@ async function replicateMismatches(report: SearchReport, dir: string, node: Sear
 		...(passed === replicate.passed ? [] : [`${where}: passed is ${replicate.passed}, its attempt's report gives ${passed}`]),
 		...(['tasks', 'score', 'turns', 'executions'] as const).filter(field => canonicalJson(feedback[field]) !== canonicalJson(replicate.feedback[field]))
 			.map(field => `${where}: feedback.${field} is not what its attempt's report gives`),
+		...chargeMismatches(where, spending, `${node.node_id}-seed-${replicate.seed}`, attempt),
 	];
+}
+
+/** Each task attempt's spending entry is charged what its attempt's report measured, as the search settled it. */
+function chargeMismatches(where: string, spending: LedgerEntry[], name: string, attempt: Report): string[] {
+	return attempt.tasks.flatMap((task, index) => {
+		const label = `${name} #${index + 1} ${task.task_id}`;
+		const entry = spending.find(candidate => candidate.unit === 'task-attempt' && candidate.label === label);
+		if (entry?.state !== 'settled') return [`${where}: no settled spending entry for task-attempt ${label}`];
+		// Settled again by the ledger's own rule, within a reservation of exactly the recorded one.
+		const again = new SpendingLedger(entry.reserved);
+		const reserved = again.reserve(entry.unit, label, entry.reserved);
+		if (reserved.ok) again.settle(reserved.id, taskMeasured(task));
+		return canonicalJson(again.entries[0]?.charged ?? null) === canonicalJson(entry.charged) ? [] : [`${where}: task-attempt ${label} is charged ${describeSpend(entry.charged ?? emptySpend())}, its attempt's report measured ${describeSpend(again.entries[0]?.charged ?? emptySpend())}`];
+	});
 }
 
 /** The harness fingerprint an attempt's record says it ran. */

@@ -58,6 +58,10 @@ t.test('replay checks every recorded field it can recompute, and each replicate 
 	await has('a replicate\'s plan digest', copy => (copy.rounds[0]!.replicates[0]!.plan_digest = 'sha256:0'), /^node-000 seed 1: plan_digest is sha256:0, its attempt ran sha256:/);
 	await has('a replicate pointed at another one\'s evidence', copy => (copy.rounds[0]!.replicates[0]!.evidence = 'evaluations/node-000-seed-2'), /^node-000 seed 1: its evidence is recorded at evaluations\/node-000-seed-2, not evaluations\/node-000-seed-1/);
 	await has('a comparison', copy => (copy.rounds[1]!.comparisons[1]!.difference = 99), /^round 2: the comparisons are not what the recorded replicates give \(node-001 vs node-000 on turns\)/);
+	await has('a task attempt\'s charge', copy => {
+		const entry = copy.rounds[0]!.spending.find(candidate => candidate.unit === 'task-attempt')!;
+		entry.charged!.model_calls.agent = 1;
+	}, /^node-000 seed 1: task-attempt node-000-seed-1 #1 sales_report is charged .*model_calls\.agent 1.*, its attempt's report measured/);
 	await has('the spend', copy => (copy.spent.task_attempts = 1), /^spent: recorded .*task_attempts 1.*, the recorded units were charged .*task_attempts 8/);
 	await has('the limits', copy => (copy.limits.rounds = 9), /^limits: not the policy's envelope/);
 	await has('the stop reason', copy => (copy.stop_reason = 'no-proposal'), /^stop_reason: recorded no-proposal, but the records end in max-rounds/);
