@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {seedPathProblems} from './seed-paths.js';
 
 /*
  * The files of a cartridge folder, one schema each. A cartridge is data: these schemas are the format.
@@ -56,8 +57,10 @@ export const ToolSpec = z.object({
 }).strict();
 export type ToolSpec = z.infer<typeof ToolSpec>;
 
-/** A relative path inside the workspace: no `..`, not absolute. */
-const SeedPath = z.string().min(1).refine(path => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), 'a relative path inside the workspace');
+/** Files to seed by their paths inside the workspace; each refused key is its own issue, with its reason. */
+const SeedFiles = z.record(z.string(), z.string()).superRefine((files, context) => {
+	for (const problem of seedPathProblems(Object.keys(files))) context.addIssue({code: 'custom', message: problem});
+});
 
 export const CaseFile = z.object({
 	id: Name,
@@ -65,7 +68,7 @@ export const CaseFile = z.object({
 		/** The only thing the agent sees. */
 		goal: z.string().min(1),
 		/** Files seeded into the case's fresh workspace; never sent to the model. */
-		files: z.record(SeedPath, z.string()).optional(),
+		files: SeedFiles.optional(),
 	}).strict(),
 	/** For graders only: stored apart (expected.json), never sent to the model. */
 	expected: z.json().optional(),

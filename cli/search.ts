@@ -49,8 +49,8 @@ export function registerSearch(program: Command): void {
 			const report = await readSearchReport(dir);
 			const bound = providersFor(report);
 			try {
-				const replayed = await replaySearch(report, {...bound, policy: report.policy});
-				say(`replayed ${replayed} plan(s) of ${report.rounds.length} round(s): every choice, request, refusal and proposal is the same`);
+				const replayed = await replaySearch(report, {...bound, policy: report.policy}, resolve(dir));
+				say(`replayed ${replayed} plan(s) of ${report.rounds.length} round(s): every choice, request, refusal and proposal is the same, and every node, replicate, comparison, spend and the stop reason agree with the records and the evidence`);
 				process.exitCode = okExit;
 			} catch (error) {
 				if (!(error instanceof ReplayMismatchError)) throw error;

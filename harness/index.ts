@@ -7,7 +7,7 @@ export {offeredTools} from './offered-tools.js';
 export {builtinAgent} from './builtin-agent.js';
 export {builtinTools, DoneArgs} from './builtin-tools.js';
 export {HarnessPatch, PatchOperation, PatchOperationName, fingerprintPatch, patchOperationNames, patchSchemaVersion} from './patch-schema.js';
-export {HarnessCeilings} from './ceilings.js';
+export {ceilingProblems, HarnessCeilings} from './ceilings.js';
 export {applyPatch, type PatchResult} from './apply-patch.js';
 export {HarnessProposal} from './proposal-schema.js';
 export {verifyProposal, type ProposalBounds} from './verify-proposal.js';

@@ -51,6 +51,7 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 	const {provider, maxSteps, deadlineMs} = requireResponses(readProviderFlags(flags), flags);
 	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
+	const warnings: string[] = [];
 	const plan = await buildPlan({
 		provider,
 		limits: readLimitFlags(flags),
@@ -67,6 +68,7 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		sandbox: flags.sandbox === true,
 		...(flags.agent === undefined ? {} : {agentSpec: flags.agent}),
 		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
+		warn: line => warnings.push(line),
 	});
 	try {
 		await writePlan(flags.freeze, plan);
@@ -74,9 +76,8 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		throw new UsageError(`cannot write plan ${flags.freeze}: ${(error as Error).message}`, 'plan_output');
 	}
 	printResult(flags, frozenPlanSummary(flags.freeze, plan), {plan: flags.freeze, plan_digest: plan.plan_digest, task_ids: plan.task_ids});
-	const warning = noiseWarning(plan);
-	// A warning, not a refusal: a quick look needs no calibration; a decision that matters does.
-	if (warning !== null) process.stderr.write(`hlab: ${warning}\n`);
+	// Warnings, not refusals: a quick look needs no calibration; a decision that matters does.
+	for (const warning of [...warnings, noiseWarning(plan)]) if (warning !== null) process.stderr.write(`hlab: ${warning}\n`);
 	return okExit;
 }
 

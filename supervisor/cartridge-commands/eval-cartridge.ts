@@ -1,4 +1,4 @@
-import {mkdir, readdir} from 'node:fs/promises';
+import {mkdir, readdir, rm} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {loadCartridge, type LoadedCartridge, type LoadedCase} from '../../cartridges/index.js';
 import {resolveProvider, scriptedModel, type ProviderConfig, type ResolvedProvider} from '../../engine/index.js';
@@ -52,22 +52,35 @@ export async function evalCartridge(options: EvalOptions): Promise<EvalResult> {
 	const selected = selectCases(cartridge, options.caseIds);
 	if (!selected.ok) return {ok: false, ...selected.refusal};
 	const out = resolve(options.out);
-	const outProblem = await outputProblem(out);
-	if (outProblem) return {ok: false, reason: 'out_exists', problems: [outProblem]};
+	const output = await prepareOutput(out);
+	if (!output.ok) return {ok: false, reason: 'out_exists', problems: [output.problem]};
+	const records: CaseRecord[] = [];
+	// Nothing ran to keep: what was made would only block a rerun with the same --out.
+	const restore = async () => (records.length === 0 ? restoreOutput(out, output.made) : undefined);
+	try {
+		const result = await runSelected(options, cartridge, selected.cases, out, records);
+		if (!result.ok) await restore();
+		return result;
+	} catch (error) {
+		await restore();
+		throw error;
+	}
+}
 
+/** Starts the provider and one thread, runs the cases in order into `records`, and writes run.json last. */
+async function runSelected(options: EvalOptions, cartridge: LoadedCartridge, cases: LoadedCase[], out: string, records: CaseRecord[]): Promise<EvalResult> {
 	let server: ScriptedServer | null = null;
 	// One thread, as an attempt of one lane: the spin of a tool that never yields holds it, never the main thread.
 	const executor: TaskExecutor = inProcessExecutor(null);
 	const signal = options.signal ?? new AbortController().signal;
 	try {
-		const provider = await startProvider(options.provider, selected.cases);
+		const provider = await startProvider(options.provider, cases);
 		server = provider.server;
 		await executor.start(1);
 		const startedAt = new Date();
 		const t0 = performance.now();
 		const identity = cartridgeIdentity(cartridge);
-		const records: CaseRecord[] = [];
-		for (const entry of selected.cases) {
+		for (const entry of cases) {
 			records.push(await runCase({
 				cartridge,
 				identity,
@@ -83,7 +96,7 @@ export async function evalCartridge(options: EvalOptions): Promise<EvalResult> {
 				signal,
 			}));
 			// The case in flight is recorded; no other starts, and run.json stays unwritten: the evaluation did not finish.
-			if (signal.aborted) return {ok: false, reason: 'interrupted', problems: [`interrupted after ${records.length} of ${selected.cases.length} cases; ${join(out, 'run.json')} is not written`]};
+			if (signal.aborted) return {ok: false, reason: 'interrupted', problems: [`interrupted after ${records.length} of ${cases.length} cases; ${join(out, 'run.json')} is not written`]};
 		}
 		const failures = suiteFailures(cartridge);
 		const passed = failures.length === 0 && records.every(record => record.verdict.passed);
@@ -121,12 +134,18 @@ function selectCases(cartridge: LoadedCartridge, ids: string[] | null): {ok: tru
 	return {ok: true, cases: ids.map(id => cartridge.cases.find(entry => entry.id === id)!)};
 }
 
-/** The output folder must be new or empty: a run never mixes with another. */
-async function outputProblem(out: string): Promise<string | null> {
+/** The output folder must be new or empty: a run never mixes with another. `made`: this run created it. */
+async function prepareOutput(out: string): Promise<{ok: true; made: boolean} | {ok: false; problem: string}> {
 	const existing = await readdir(out).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : [`(${error.code})`]));
-	if (existing !== null && existing.length > 0) return `the output folder ${out} exists and is not empty; give a new one`;
+	if (existing !== null && existing.length > 0) return {ok: false, problem: `the output folder ${out} exists and is not empty; give a new one`};
 	await mkdir(out, {recursive: true});
-	return null;
+	return {ok: true, made: existing === null};
+}
+
+/** Leaves the output folder as it was found: absent, or empty when it was given empty. */
+async function restoreOutput(out: string, made: boolean): Promise<void> {
+	await rm(out, {recursive: true, force: true});
+	if (!made) await mkdir(out);
 }
 
 class ProviderRefusal extends Error {}

@@ -2,7 +2,8 @@ import {access, readFile} from 'node:fs/promises';
 import {dirname, isAbsolute, join, relative, resolve} from 'node:path';
 import {Report} from '../attempt/report/report-schema.js';
 import {computePlanDigest} from '../plan/plan-digest.js';
-import {Plan} from '../plan/plan-schema.js';
+import type {Plan} from '../plan/plan-schema.js';
+import {parsePlan} from '../plan/parse-plan.js';
 import {builtinScorer} from '../plan/identities.js';
 import {taskById} from '../plan/task-selection.js';
 import {InputError} from '../input-error.js';
@@ -31,9 +32,9 @@ export async function readSide(label: ReportSide['label'], reportPath: string, p
 	if (!report.success) problems.push(`${label}: ${path} is not a valid harness-lab/report@1 (${describeIssues(report.error)})`);
 	let plan: Plan | null = null;
 	try {
-		const parsed = Plan.safeParse(JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')));
-		if (parsed.success) plan = parsed.data;
-		else problems.push(`${label}: the plan kept in ${dir} is not a valid plan`);
+		const parsed = parsePlan(JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')));
+		if (parsed.ok) plan = parsed.plan;
+		else problems.push(`${label}: the plan kept in ${dir} ${parsed.problem}`);
 	} catch (error) {
 		problems.push(`${label}: the plan kept in ${dir} cannot be read: ${(error as Error).message}`);
 	}

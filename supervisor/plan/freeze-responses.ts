@@ -9,13 +9,30 @@ export class ResponseScriptError extends InputError {
 	readonly reason = 'response_script';
 }
 
-/** The provider as frozen with a response script: its path and digest become part of the provider's identity. */
-export async function freezeResponses(provider: PlanProvider, path: string | null): Promise<PlanProvider> {
+/**
+ * The provider as frozen with a response script: its path and digest become part of the provider's identity. A selected
+ * task the script has no conversation for is refused (it could only fail `script_exhausted`); an id of the script that
+ * is neither a selected task nor one of its `prompts` is told to `warn` (a typo, or another plan's script).
+ */
+export async function freezeResponses(provider: PlanProvider, path: string | null, taskIds: readonly string[], warn: (line: string) => void): Promise<PlanProvider> {
 	if (path === null) return provider;
 	if (provider.kind !== 'scripted') throw new ResponseScriptError('--responses is played by the scripted provider: give it with --provider scripted');
 	const read = await readResponseScript(path);
 	if (!read.ok) throw new ResponseScriptError(read.problem);
+	const {missing, unmatched} = scriptCoverage(read.script, taskIds);
+	if (missing.length > 0) throw new ResponseScriptError(`the response script ${path} has no conversation for ${missing.length === 1 ? 'the selected task' : 'the selected tasks'} ${missing.join(', ')}`);
+	if (unmatched.length > 0) warn(`the response script ${path} names ${unmatched.length === 1 ? 'an id' : 'ids'} that ${unmatched.length === 1 ? 'is' : 'are'} not in the selection and will not be played: ${unmatched.join(', ')}`);
 	return {...provider, responses: {path, digest: read.digest}};
+}
+
+/** Which selected tasks the script gives no turn (absent or empty), and which of its ids no selected task or named prompt plays. */
+function scriptCoverage(script: ResponseScript, taskIds: readonly string[]): {missing: string[]; unmatched: string[]} {
+	const selected = new Set(taskIds);
+	const prompts = new Set(Object.keys(script.prompts ?? {}));
+	return {
+		missing: taskIds.filter(id => (Object.hasOwn(script.tasks, id) ? script.tasks[id]! : []).length === 0),
+		unmatched: Object.keys(script.tasks).filter(id => !selected.has(id) && !prompts.has(id)),
+	};
 }
 
 /** Admission's view of the frozen script: the file must still give the frozen digest. */

@@ -42,6 +42,8 @@ export interface FreezeOptions {
 	cartridge?: LoadedCartridge;
 	/** `--agent SPEC`: the baseline side's third-party agent, its installation verified and its identity frozen. */
 	agentSpec?: string;
+	/** Where a warning that does not stop the freeze goes (one line each); dropped when absent. */
+	warn?: (line: string) => void;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
@@ -84,7 +86,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		repeat,
 		tasks: planTasks,
 		...identities,
-		provider: await freezeResponses(options.provider, options.responsesPath ?? null),
+		provider: await freezeResponses(options.provider, options.responsesPath ?? null, planTasks.map(task => task.id), options.warn ?? (() => {})),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
 		budgets: {max_steps: options.maxSteps, timeout_ms: options.deadlineMs},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},

@@ -202,26 +202,27 @@ class QueueCoordinator implements RemotePlacement {
 	}
 
 	async #record(turn: TaskTurn, end: JobEnd): Promise<RecordedTask> {
-		if (end.kind === 'lost') return this.#failed(turn, {reason: 'aborted', message: `${end.why} while this task was queued or running; its outcome is unknown`});
+		if (end.kind === 'lost') return this.#failed(turn, {reason: 'aborted', message: `${end.why} while this task was queued or running; its outcome is unknown`}, null);
 		const job = await Job.fromId(this.#queue!, jobIdOf(turn.index)).catch(() => undefined);
 		if (end.kind === 'stalled') {
 			await job?.remove().catch(() => undefined);
 			const taker = this.#takenBy.get(jobIdOf(turn.index)) ?? job?.processedBy;
 			const who = taker === undefined ? 'its worker' : `worker ${taker}`;
-			return this.#failed(turn, {reason: 'worker_lost', message: `${who} stopped renewing its lock on this task (it died or lost Redis); not retried, since its tools may already have had effects`});
+			return this.#failed(turn, {reason: 'worker_lost', message: `${who} stopped renewing its lock on this task (it died or lost Redis); not retried, since its tools may already have had effects`}, taker ?? null);
 		}
-		if (end.kind === 'failed') return this.#failed(turn, {reason: 'crash', message: `the job failed: ${end.reason}`});
+		if (end.kind === 'failed') return this.#failed(turn, {reason: 'crash', message: `the job failed: ${end.reason}`}, null);
 		await job?.remove().catch(() => undefined);
 		if (end.kind === 'refused') {
 			const who = end.claimed === null ? 'naming no node' : `claimed to be from node ${end.claimed}`;
-			return this.#failed(turn, {reason: 'worker_lost', message: `no valid answer came: the job was completed with an answer ${who}, refused because ${end.why}; not retried, since a node's tools may already have had effects`});
+			return this.#failed(turn, {reason: 'worker_lost', message: `no valid answer came: the job was completed with an answer ${who}, refused because ${end.why}; not retried, since a node's tools may already have had effects`}, null);
 		}
 		return this.#accept(turn, end.answer);
 	}
 
 	/** The queue node's result for the task asked, its files written into the task folder, result.json last. */
 	async #accept(turn: TaskTurn, answer: TaskJobReturn): Promise<RecordedTask> {
-		const {result} = answer;
+		// The node is named by its checked answer, never by what its result claims.
+		const result = {...answer.result, node: answer.worker};
 		this.#audit.answered(turn.index, turn.id, answer.worker);
 		this.#answeredBy.add(answer.worker);
 		try {
@@ -234,8 +235,8 @@ class QueueCoordinator implements RemotePlacement {
 		return {result, problem: answer.problem};
 	}
 
-	async #failed(turn: TaskTurn, failure: TaskFailure): Promise<RecordedTask> {
-		const result = failedResult(turn.index, turn.id, failure, {evidence: {result: `${turn.paths.relDir}/result.json`}});
+	async #failed(turn: TaskTurn, failure: TaskFailure, node: string | null): Promise<RecordedTask> {
+		const result = {...failedResult(turn.index, turn.id, failure, {evidence: {result: `${turn.paths.relDir}/result.json`}}), node};
 		await writeEvidence(turn.paths.dir, [], result);
 		return {result, problem: null};
 	}

@@ -36,3 +36,8 @@ export function compareNodes(a: NodeView, b: NodeView, objective: Objective, k: 
 	const verdict = !decided ? 'no-difference' : difference * direction[objective] > 0 ? 'better' : 'worse';
 	return {...base, status: 'compared', difference, standard_error, verdict};
 }
+
+/** A newly evaluated node against every node evaluated before it, on score then turns: what a round records and replay recomputes. */
+export function compareWithEarlier(mine: NodeView, earlier: readonly NodeView[], k: number): Comparison[] {
+	return earlier.flatMap(other => [compareNodes(mine, other, 'score', k), compareNodes(mine, other, 'turns', k)]);
+}

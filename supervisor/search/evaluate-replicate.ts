@@ -11,7 +11,7 @@ import type {SearchPolicy} from './policy-schema.js';
 import type {ReplicateRecord} from './search-report.js';
 import type {SearchNode} from './search-record.js';
 import {spendOf} from './spend.js';
-import type {SpendingLedger} from './spending-ledger.js';
+import type {Measured, SpendingLedger} from './spending-ledger.js';
 import {RunRefusedError, SpendingExceededError, SpendingLimitStop} from './stop-errors.js';
 
 /** What every replicate of a search shares: the suite, the model endpoint, where evidence goes. */
@@ -68,11 +68,16 @@ function reserveReplicate(ledger: SpendingLedger, policy: SearchPolicy, harness:
 /** Each task is charged its measured calls and tokens (unknown ones keep the reservation); a charge above it stops the search. */
 function settleReplicate(ledger: SpendingLedger, held: Held, report: Report): void {
 	const exceeded = held.tasks.flatMap((id, index) => {
-		const usage = report.tasks[index]?.usage ?? null;
-		return ledger.settle(id, {task_attempts: 1, model_calls: {agent: usage?.turns ?? null}, tokens: {[agentTokenUnit]: usage?.total_tokens ?? null}});
+		return ledger.settle(id, taskMeasured(report.tasks[index]));
 	});
 	exceeded.push(...ledger.settle(held.evaluation, {candidate_evaluations: 1}));
 	if (exceeded.length > 0) throw new SpendingExceededError(`measured above the reservation: ${exceeded.join('; ')}`);
+}
+
+/** What one task of a replicate's report measured: its calls and tokens, null where unknown (the reservation is then charged). */
+export function taskMeasured(task: Report['tasks'][number] | undefined): Measured {
+	const usage = task?.usage ?? null;
+	return {task_attempts: 1, model_calls: {agent: usage?.turns ?? null}, tokens: {[agentTokenUnit]: usage?.total_tokens ?? null}};
 }
 
 /** The scripted provider plays the responsive model on this replicate's seed; a real endpoint is used as given. */

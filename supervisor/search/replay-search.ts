@@ -1,6 +1,7 @@
 import {canonicalJson} from '../../files/canonical-json.js';
 import {plan, type Planner} from './planner.js';
 import {fingerprintPolicy} from './policy-schema.js';
+import {recordMismatches} from './replay-records.js';
 import {fingerprintContext, type PlanOutcome} from './search-record.js';
 import type {SearchReport} from './search-report.js';
 
@@ -14,12 +15,15 @@ export class ReplayMismatchError extends Error {
 
 /**
  * Planning replay: every recorded plan is planned again from its recorded context, with the providers bound as
- * recorded, and must give the same choice, requests, refusals and proposal. It replays decisions only: no model
- * is called, no task runs, nothing is measured again. Returns how many plans were replayed.
+ * recorded, and must give the same choice, requests, refusals and proposal; every other recorded field is checked
+ * against what it is computed from (replay-records.ts), and with the search folder `dir`, against the replicates'
+ * evidence. It replays decisions only: no model is called, no task runs, nothing is measured again. Returns how
+ * many plans were replayed.
  */
-export async function replaySearch(report: SearchReport, planner: Planner): Promise<number> {
+export async function replaySearch(report: SearchReport, planner: Planner, dir: string | null = null): Promise<number> {
 	const mismatches = bindingMismatches(report, planner);
 	if (mismatches.length > 0) throw new ReplayMismatchError(mismatches);
+	mismatches.push(...await recordMismatches(report, dir));
 	const harnesses = new Map(report.nodes.map(node => [node.node_id, node.harness]));
 	let replayed = 0;
 	for (const record of report.rounds) {

@@ -3,7 +3,8 @@ import {join} from 'node:path';
 import {fingerprintHarness, verifyProposal, type Harness} from '../../harness/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {InputError} from '../input-error.js';
-import {compareNodes} from './compare-nodes.js';
+import {checkRoot} from './check-root.js';
+import {compareWithEarlier} from './compare-nodes.js';
 import {checkEnvelope, envelopeLimits} from './envelope.js';
 import {evaluateReplicate, type EvaluationSetup} from './evaluate-replicate.js';
 import {ledgerGate} from './ledger-gate.js';
@@ -59,6 +60,7 @@ interface State {
 export async function runSearch(options: SearchOptions): Promise<SearchReport> {
 	const {planner} = options;
 	checkEnvelope(planner.policy, {providerCalls: planner.search.callsModel || planner.mutation.callsModel});
+	checkRoot(planner.policy, options.root);
 	const setup = await openSearchDir(options);
 	const ledger = new SpendingLedger(envelopeLimits(planner.policy.envelope));
 	const state: State = {nodes: [], views: new Map(), rounds: [], exhausted: [], history: []};
@@ -173,8 +175,7 @@ function endingOf(error: unknown, ledger: SpendingLedger): Ending {
 function compareWithOthers(state: State, current: SearchNode, k: number): Comparison[] {
 	const mine = state.views.get(current.node_id)!;
 	if (mine.status !== 'evaluated') return [];
-	const others = [...state.views.values()].filter(view => view !== mine && view.status === 'evaluated');
-	return others.flatMap(other => [compareNodes(mine, other, 'score', k), compareNodes(mine, other, 'turns', k)]);
+	return compareWithEarlier(mine, [...state.views.values()].filter(view => view !== mine && view.status === 'evaluated'), k);
 }
 
 function describeComparison(comparison: Comparison): string {

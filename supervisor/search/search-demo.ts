@@ -53,7 +53,7 @@ export async function runSearchDemo(out: string, say: (line: string) => void): P
 	say(`spent: ${describeSpend(report.spent)}`);
 	say(`report: ${join(dir, 'search-report.json')}`);
 	const recorded = SearchReport.parse(JSON.parse(await readFile(join(dir, 'search-report.json'), 'utf8')));
-	const replayed = await replaySearch(recorded, {search: scriptedSearchProvider(), mutation: scriptedMutationProvider(), policy: recorded.policy});
+	const replayed = await replaySearch(recorded, {search: scriptedSearchProvider(), mutation: scriptedMutationProvider(), policy: recorded.policy}, dir);
 	say(`replay: ${replayed} plan(s) re-planned from their recorded contexts, every one the same (no model called, nothing run)`);
 	return {report, replayed};
 }

@@ -135,10 +135,13 @@ t.test('a script that runs out, or calls a tool the harness does not offer, fail
 	const dir = await scratch(t);
 	const listed = JSON.parse((await hlab(dir, 'eval', '--list', '--json')).stdout) as {tasks: Array<{id: string}>};
 	const [first, second] = listed.tasks.map(task => task.id);
-	// The first built-in task's script calls a tool no harness offers; the second task has no turns at all.
+	// The first built-in task's script calls a tool no harness offers; the second task's runs out after one turn.
 	const script = {
 		schema: 'harness-lab/response-script@1',
-		tasks: {[first!]: [{tool_calls: [{type: 'function', function: {name: 'delete_everything', arguments: {}}}]}]},
+		tasks: {
+			[first!]: [{tool_calls: [{type: 'function', function: {name: 'delete_everything', arguments: {}}}]}],
+			[second!]: [{tool_calls: [{type: 'function', function: {name: 'run_command', arguments: {command: 'true'}}}]}],
+		},
 	};
 	await writeFile(join(dir, 'responses.json'), JSON.stringify(script));
 	const frozen = await hlab(dir, 'eval', '--task', `${first},${second}`, '--responses', 'responses.json', '--freeze', 'plan.json');
@@ -150,5 +153,5 @@ t.test('a script that runs out, or calls a tool the harness does not offer, fail
 	t.equal(unknown?.status, 'failed');
 	t.match(unknown?.message ?? '', /script_unknown_tool: turn 1 of the response script of \S+ calls delete_everything/);
 	t.equal(exhausted?.status, 'failed');
-	t.match(exhausted?.message ?? '', /script_exhausted: the response script of \S+ has 0 turns/);
+	t.match(exhausted?.message ?? '', /script_exhausted: the response script of \S+ has 1 turn; the run asks for turn 2/);
 });

@@ -41,6 +41,7 @@ t.test('a worker SIGKILLed mid-task: its task fails as worker_lost, is not retri
 	]);
 	t.match(report.tasks[0]!.message, /worker doomed stopped renewing its lock on this task .*not retried/);
 	t.same(await answeringNodes(artifacts), ['survivor', 'survivor'], 'the lost task was never run again');
+	t.same(report.tasks.map(task => task.node), ['doomed', 'survivor', 'survivor'], 'each task names its node: the lost one the node that took it');
 	t.equal(await ledgerLines(join(artifacts, 'ledger.jsonl')), 3);
 	t.match(report.leak_audit?.nodes, [{node: 'doomed', backend: null, survivors: null}, {node: 'survivor', backend: /\w/, survivors: []}].sort((a, b) => a.node.localeCompare(b.node)), 'each admitted node, the killed one with its audit unknown');
 	t.ok(report.problems.some(problem => /^queue node doomed: its final leak audit did not arrive \(none came within \d+ ms/.test(problem)), `the node that never posted its audit is a named problem: ${report.problems.join('; ')}`);

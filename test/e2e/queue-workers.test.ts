@@ -1,7 +1,7 @@
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import t from 'tap';
-import {Report} from '../../supervisor/attempt/report/report-schema.js';
+import t, {type Test} from 'tap';
+import {LedgerRecord, Report, TaskResult} from '../../supervisor/attempt/report/report-schema.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';
 import {attempt, freeze, scratch} from './experiment-fixture.js';
@@ -27,6 +27,15 @@ async function comparable(dir: string, report: Report): Promise<unknown> {
 	};
 }
 
+/** Each task's result.json, ledger record and report entry name the node that answered it (the log says which). */
+async function nodesRecorded(t: Test, dir: string, report: Report, answered: string[]): Promise<void> {
+	const ledger = (await readFile(join(dir, 'ledger.jsonl'), 'utf8')).trim().split('\n').map(line => LedgerRecord.parse(JSON.parse(line)));
+	const results = await Promise.all(report.tasks.map(async task => TaskResult.parse(JSON.parse(await readFile(join(dir, task.evidence.result!), 'utf8')))));
+	t.same(results.map(result => result.node).sort(), [...answered].sort(), 'each result.json names the node that answered it');
+	t.same(report.tasks.map(task => task.node), results.map(result => result.node), 'the report names the same nodes');
+	t.same(report.tasks.map(task => ledger.find(record => record.result.index === task.index)?.result.node), results.map(result => result.node), 'and so does the ledger');
+}
+
 t.test('two workers, each from its own copy of the installation, give the report a local attempt gives', async t => {
 	const redis = await startRedis(t);
 	const dir = await scratch(t);
@@ -46,6 +55,8 @@ t.test('two workers, each from its own copy of the installation, give the report
 	const answered = await answeringNodes(join(dir, 'queued'));
 	t.equal(answered.length, tasks.length, 'every task was answered by a worker');
 	t.ok(answered.every(name => name === 'w1' || name === 'w2'), answered.join(', '));
+	await nodesRecorded(t, join(dir, 'queued'), queued, answered);
+	t.ok(local.report.tasks.every(task => task.node === undefined), 'a local attempt names no node');
 	t.match(JSON.parse(await readFile(join(dir, 'queued', 'queue.json'), 'utf8')), {schema: 'harness-lab/attempt-queue@1', redis: new RegExp(`^redis://127\\.0\\.0\\.1:${redis.port}/?$`)});
 	// The attempt is withdrawn and its queue removed: nothing of it stays in Redis.
 	await waitFor('the attempt\'s keys to go', async () => (await redis.client().keys('*')).length === 0, 10_000).catch(() => undefined);

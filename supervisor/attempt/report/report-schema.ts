@@ -36,6 +36,12 @@ export const TaskResult = z.object({
 	leak_audit: LeakAudit.nullable().optional(),
 	/** A supervised host's own report of its usage; `usage` is then the supervisor's metering at the provider boundary. Absent elsewhere. */
 	usage_claim: Usage.nullable().optional(),
+	/**
+	 * The queue node that ran the task: the one whose checked answer was recorded, or for a task lost with its node the
+	 * one BullMQ saw take it. Null when the task was shipped to the queue and no node is known; absent when it was not
+	 * shipped (a local attempt, or a task that never started).
+	 */
+	node: z.string().nullable().optional(),
 });
 export type TaskResult = z.infer<typeof TaskResult>;
 

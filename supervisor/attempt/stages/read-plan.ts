@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises';
-import {Plan} from '../../plan/plan-schema.js';
+import type {Plan} from '../../plan/plan-schema.js';
+import {parsePlan} from '../../plan/parse-plan.js';
 import {InputError} from '../../input-error.js';
-import {describeIssues} from '../../../controller-protocol/index.js';
 
 export class PlanFileError extends InputError {
 	readonly reason = 'plan_invalid';
@@ -21,7 +21,7 @@ export async function readPlanFile(path: string): Promise<{bytes: Buffer; plan: 
 	} catch (error) {
 		throw new PlanFileError(`plan ${path} is not JSON: ${(error as Error).message}`);
 	}
-	const parsed = Plan.safeParse(json);
-	if (!parsed.success) throw new PlanFileError(`plan ${path} is not a harness-lab/plan@1 document: ${describeIssues(parsed.error)}`);
-	return {bytes, plan: parsed.data};
+	const parsed = parsePlan(json);
+	if (!parsed.ok) throw new PlanFileError(`plan ${path} ${parsed.problem}`);
+	return {bytes, plan: parsed.plan};
 }

@@ -43,6 +43,13 @@ async function reportIn(dir: string): Promise<SearchReport> {
 	return SearchReport.parse(JSON.parse(await readFile(join(dir, 'search-report.json'), 'utf8')));
 }
 
+/** The report on disk replays against its evidence: every recorded field agrees, whatever stopped the search. */
+async function replaysWithEvidence(t: Test, dir: string): Promise<void> {
+	const report = await reportIn(dir);
+	const error = await replaySearch(report, {search: scriptedSearchProvider(), mutation: scriptedMutationProvider(), policy: report.policy}, dir).then(() => null, (thrown: unknown) => thrown);
+	t.same(error instanceof ReplayMismatchError ? error.mismatches : error, null, `a search stopped by ${report.stop_reason} replays with its evidence`);
+}
+
 /** Every key of every object in a value. */
 function keysOf(value: unknown): Set<string> {
 	const keys = new Set<string>();
@@ -106,6 +113,7 @@ t.test('spending-limit: an evaluation that could cross the envelope never starts
 	t.equal(report.spent.candidate_evaluations, 3);
 	t.notOk(existsSync(join(dir, 'evaluations', 'node-001-seed-2')), 'no attempt was started for it');
 	t.same(await reportIn(dir), report);
+	await replaysWithEvidence(t, dir);
 });
 
 t.test('spending-exceeded: a declared per-call bound that is too small ends the search after the report is written', async t => {
@@ -117,6 +125,7 @@ t.test('spending-exceeded: a declared per-call bound that is too small ends the 
 	t.match(report.stop_detail, /tokens\.tokens\(agent\) \d+ > 80/);
 	t.equal(report.rounds.length, 1);
 	t.ok(report.spent.tokens['tokens(agent)']! > 160, 'the measured spend is charged, above what two tasks reserved');
+	await replaysWithEvidence(t, dir);
 });
 
 t.test('no-proposal: nothing the providers can write is allowed', async t => {
@@ -126,6 +135,7 @@ t.test('no-proposal: nothing the providers can write is allowed', async t => {
 	t.equal(report.rounds[0]!.plans.length, 2, 'the base is exhausted, then nothing is left to choose');
 	t.equal(report.rounds[0]!.plans[0]!.outcome.exhausted, 'node-000');
 	t.same(await reportIn(dir), report);
+	await replaysWithEvidence(t, dir);
 });
 
 t.test('provider-error: a provider that raises is named by the error type, never its message', async t => {
