@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import {readAgentWall} from '../../agent/index.js';
 import {readHostWall} from '../../host/index.js';
-import {holderRuns, readAttemptLock, type AttemptLock} from '../../evidence/attempt-lock.js';
+import {holderRuns, readAttemptLock, releaseAttemptLock, type AttemptLock} from '../../evidence/attempt-lock.js';
 import {removeDeadOpenings, taskDirName} from '../../evidence/evidence-dir.js';
 import {exportLeftRuntime, keptRuntimeFolder} from '../../evidence/runtime-root.js';
 import {killMarked} from '../../../process/kill-marked.js';
@@ -38,12 +38,12 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	const {plan} = await readPlanFile(join(dir, 'plan.json')).catch((error: Error) => {
 		throw new RecoveryError('not_an_attempt', `${dir} is not an attempt's evidence directory: ${error.message}`);
 	});
-	if (existsSync(join(dir, 'report.json'))) throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery`);
 	const lock = readAttemptLock(dir);
 	refuseRunningSupervisor(lock);
 	const attempt = await readAttemptRecord(dir);
 	// The lock names the marker from the first instant: processes started before attempt.json are ended too.
 	const marker = attempt?.process_marker ?? lock?.process_marker ?? null;
+	if (existsSync(join(dir, 'report.json'))) await refuseReported(dir, lock, marker);
 	const killed = marker === null ? [] : await killMarked(marker);
 	// With its processes gone, what the tasks left on the runtime root (a tmpfs) moves into their task folders.
 	const left = exportLeftRuntime(dir);
@@ -74,7 +74,20 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		hostWall: attempt?.host ? await readHostWall(dir, plan.task_ids) : attempt?.agent ? await readAgentWall(dir, plan.task_ids, attempt.agent) : undefined,
 	});
 	await writeReport(dir, report);
+	releaseAttemptLock(dir);
 	return {report, killed};
+}
+
+/** A reported attempt needs no report; if its supervisor died before closing it (the lock is still there), recovery closes it. */
+async function refuseReported(dir: string, lock: AttemptLock | null, marker: string | null): Promise<never> {
+	let closed = '';
+	if (lock !== null) {
+		const killed = marker === null ? [] : await killMarked(marker);
+		const left = exportLeftRuntime(dir);
+		releaseAttemptLock(dir);
+		closed = ` (its supervisor died before closing it: ${killed.length} process${killed.length === 1 ? '' : 'es'} ended, runtime state of ${left.moved.length} task${left.moved.length === 1 ? '' : 's'} moved into the evidence${left.problems.length > 0 ? `; ${left.problems.join('; ')}` : ''})`;
+	}
+	throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery${closed}`);
 }
 
 /** A directory that is not there never held an attempt (it appears whole); openings a dead supervisor left of it go. */
