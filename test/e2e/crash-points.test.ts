@@ -129,7 +129,7 @@ async function killAndRecover(t: Test, plan: string, base: string, index: number
 	} else {
 		kind = stderr.includes('already has a report.json') ? 'already-reported' : 'recovered';
 		t.equal(recover.record.exit_code, kind === 'recovered' ? 1 : 2, `${name}: ${stderr}`);
-		const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+		const report = existsSync(join(dir, 'report.json')) ? JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) : {task_ids: null, tasks: []};
 		t.same(report.task_ids, ids, `${name}: the whole denominator`);
 		t.same(report.tasks.map((task: {task_id: string}) => task.task_id), ids, `${name}: every task of it is in the report`);
 		for (const result of before) t.same(report.tasks[result.index], result, `${name}: ledger record ${result.task_id} is kept`);

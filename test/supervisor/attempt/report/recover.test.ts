@@ -85,3 +85,22 @@ t.test('a lock left by a dead supervisor, or by a pid now reused by another proc
 		await rm(join(artifacts, 'report.json'));
 	}
 });
+
+t.test('a process of an attempt killed before attempt.json is ended by the recovery: the lock names the marker', async t => {
+	const dir = await tempDir(t);
+	const plan = await freeze({dir, tasks: 'answer_from_prompt'});
+	const artifacts = join(dir, 'attempt');
+	await attemptByCli(plan, artifacts);
+	await rename(join(artifacts, 'report.json'), join(dir, 'report-of-the-run.json'));
+	await rename(join(artifacts, 'attempt.json'), join(dir, 'attempt-of-the-run.json'));
+	const marker = `HLAB_ATTEMPT_${process.pid}early`;
+	const lock = writeAttemptLock(artifacts, {attemptId: 'early', marker: `${marker}=1`});
+	await writeFile(join(artifacts, 'lock.json'), JSON.stringify({...lock, start_time: lock.start_time! + 1}));
+	// Started as the provider is, before attempt.json: only the lock says it belongs to the attempt.
+	let pid = 0;
+	const survivor = runInGroup({argv: ['sleep', '60'], env: {[marker]: '1'}, deadlineMs: 120_000, onSpawn: spawned => { pid = spawned; }});
+	while (pid === 0) await new Promise(resolve => setTimeout(resolve, 10));
+	const {killed} = await recoverAttempt(artifacts);
+	t.ok(killed.includes(pid), 'the recovery ended it');
+	t.equal((await survivor).record.signal, 'SIGKILL');
+});
