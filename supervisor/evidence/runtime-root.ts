@@ -78,7 +78,7 @@ export function recordRuntimeRoot(evidenceDir: string, record: RuntimeRootRecord
 	writeJsonSync(join(evidenceDir, runtimeRootFile), record, {atomic: true, durable: true});
 }
 
-/** Removes the attempt's folder under its runtime root when the attempt could not start (its evidence directory refused). */
+/** Removes the attempt's folder under its runtime root, whatever it holds. */
 export function dropRuntimeRoot(record: RuntimeRootRecord): void {
 	if (record.dir !== null) rmSync(record.dir, {recursive: true, force: true});
 }

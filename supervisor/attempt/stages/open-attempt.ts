@@ -54,9 +54,15 @@ async function startEvidence(artifacts: string, planBytes: Buffer, attempt: {att
 		// Admission and recovery trust this copy: never overwritten, on disk before anything runs.
 		await writeBytes(join(staging, 'plan.json'), planBytes, {exclusive: true, durable: true});
 	});
-	const runtime = chooseRuntimeRoot(attempt.attemptId, process.env, '/dev/shm', planned => recordRuntimeRoot(dir, planned));
-	recordRuntimeRoot(dir, runtime);
-	return {dir, runtime};
+	try {
+		const runtime = chooseRuntimeRoot(attempt.attemptId, process.env, '/dev/shm', planned => recordRuntimeRoot(dir, planned));
+		recordRuntimeRoot(dir, runtime);
+		return {dir, runtime};
+	} catch (error) {
+		// Nothing of the attempt runs yet: a recovery may take the directory even while this process lives on.
+		releaseAttemptLock(dir);
+		throw error;
+	}
 }
 
 /**
