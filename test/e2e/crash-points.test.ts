@@ -3,8 +3,9 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t, {type Test} from 'tap';
 import {runInGroup} from '../../process/index.js';
-import {findMarked} from '../../process/kill-marked.js';
+import {findMarked, identifyLeader} from '../../process/kill-marked.js';
 import {readTable} from '../../process/proc-table.js';
+import {signalIdentity, type ProcessIdentity} from '../../process/process-identity.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {freeze, scratch} from './experiment-fixture.js';
 import {evalEntry} from './install-copy.js';
@@ -96,19 +97,18 @@ async function killAndRecover(t: Test, plan: string, base: string, index: number
 	t.teardown(() => rmSync(runtimeRoot, {recursive: true, force: true}));
 	// Every process of this attempt inherits the marker, whatever phase started it.
 	const marker = `HLAB_CRASH_POINT_${process.pid}_${index}`;
-	let pid = 0;
+	let leader: ProcessIdentity | null = null;
 	let ended = false;
 	const running = runInGroup({
 		argv: [process.execPath, evalEntry(), 'eval', '--plan', plan, '--artifacts', dir, '--json'],
 		env: {HLAB_RUNTIME_ROOT: runtimeRoot, [marker]: '1'},
 		// No sweep: the supervisor dies alone, as it would from the OOM killer; recovery must find what it left.
-		deadlineMs: 120_000, sweep: false, onSpawn: spawned => { pid = spawned; },
+		deadlineMs: 120_000, sweep: false, onSpawn: spawned => { leader = identifyLeader(spawned); },
 	}).finally(() => { ended = true; });
 	const seen = await waitForPhase(point.phase, parent, dir, () => ended);
 	if (point.delayMs > 0) await sleep(point.delayMs);
-	try {
-		process.kill(pid, 'SIGKILL');
-	} catch {}
+	// Only the very process started: after a normal end its pid may already name another.
+	if (!ended && leader !== null) signalIdentity(leader, 'SIGKILL');
 	await running;
 	const before = lines(join(dir, 'ledger.jsonl')).flatMap(line => {
 		try {
