@@ -84,6 +84,11 @@ export function lastCreatedPid(): number | null {
 	return Number.isInteger(last) ? last : null;
 }
 
+/** This boot's id (`/proc/sys/kernel/random/boot_id`), or null when unreadable: start times count from boot, so they name a process only within one boot. */
+export function readBootId(): string | null {
+	return readProcFile('/proc/sys/kernel/random/boot_id')?.trim() ?? null;
+}
+
 /** The harness-lab marker entries (`HLAB_…=value`) in a process's environment, or null when it cannot be read now. */
 function readMarkers(pid: number): Set<string> | null {
 	let environ: string;

@@ -27,3 +27,9 @@ export function signalIdentity(identity: ProcessIdentity, signal: NodeJS.Signals
 		return false;
 	}
 }
+
+/** This process's own identity, or null where there is no /proc to read its start time from. */
+export function ownIdentity(): ProcessIdentity | null {
+	const stat = readStat(process.pid);
+	return stat === null ? null : identityOf(stat);
+}

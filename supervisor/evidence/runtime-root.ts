@@ -1,4 +1,4 @@
-import {mkdirSync, readdirSync, readFileSync, rmSync, statfsSync} from 'node:fs';
+import {accessSync, constants, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync} from 'node:fs';
 import {isAbsolute, join} from 'node:path';
 import {z} from 'zod';
 import {moveTree} from '../../files/move-tree.js';
@@ -41,28 +41,54 @@ interface Candidate {
  * `HLAB_RUNTIME_ROOT` when set (`evidence` keeps the state in the task folders), else `$XDG_RUNTIME_DIR`, else the
  * shared-memory tmpfs, else the evidence directory. A root counts as usable when the folder can be made in it.
  * `shared` is the shared-memory tmpfs to try; a parameter so the fallback can be shown on a machine that has one.
- * Called before the evidence directory exists, so an unusable `HLAB_RUNTIME_ROOT` leaves nothing behind.
+ * `beforeMake` hears of each folder before it is made (the attempt records it), so no instant has a folder nobody names.
  */
-export function chooseRuntimeRoot(attemptId: string, env: NodeJS.ProcessEnv = process.env, shared = '/dev/shm'): RuntimeRootRecord {
-	return RuntimeRootRecord.parse(chooseRoot(attemptId, env, shared));
+export function chooseRuntimeRoot(attemptId: string, env: NodeJS.ProcessEnv = process.env, shared = '/dev/shm', beforeMake: (planned: RuntimeRootRecord) => void = () => {}): RuntimeRootRecord {
+	return RuntimeRootRecord.parse(chooseRoot(attemptId, env, shared, beforeMake));
 }
 
-/** Durable: a recovery after a crash trusts it to find (and then remove) the state on the tmpfs. */
+/**
+ * Refuses an unusable `HLAB_RUNTIME_ROOT` before the evidence directory exists, so bad input leaves nothing behind;
+ * the folder itself is made only once the directory that names it is in place.
+ */
+export function checkRuntimeRootVariable(env: NodeJS.ProcessEnv = process.env): void {
+	const explicit = env.HLAB_RUNTIME_ROOT;
+	if (explicit === undefined || explicit === '' || explicit === 'evidence') return;
+	const problem = unusableRoot(explicit);
+	if (problem !== null) throw explicitRootError(explicit, problem);
+}
+
+function unusableRoot(root: string): string | null {
+	if (!isAbsolute(root)) return 'not an absolute path';
+	try {
+		if (!statSync(root).isDirectory()) return 'ENOTDIR';
+		accessSync(root, constants.W_OK | constants.X_OK);
+		return null;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+	}
+}
+
+function explicitRootError(explicit: string, problem: string): RuntimeRootError {
+	return new RuntimeRootError(`HLAB_RUNTIME_ROOT=${explicit} cannot hold the runtime state: ${problem} (set it to a writable folder, or to "evidence")`);
+}
+
+/** Durable and atomic: rewritten while the root is chosen (each folder named before it is made); a recovery trusts it to find (and then remove) the state on the tmpfs. */
 export function recordRuntimeRoot(evidenceDir: string, record: RuntimeRootRecord): void {
-	writeJsonSync(join(evidenceDir, runtimeRootFile), record, {exclusive: true, durable: true});
+	writeJsonSync(join(evidenceDir, runtimeRootFile), record, {atomic: true, durable: true});
 }
 
-/** Removes the attempt's folder under its runtime root when the attempt could not start (its evidence directory refused). */
+/** Removes the attempt's folder under its runtime root, whatever it holds. */
 export function dropRuntimeRoot(record: RuntimeRootRecord): void {
 	if (record.dir !== null) rmSync(record.dir, {recursive: true, force: true});
 }
 
-function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string): RuntimeRootRecord {
+function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string, beforeMake: (planned: RuntimeRootRecord) => void): RuntimeRootRecord {
 	const explicit = env.HLAB_RUNTIME_ROOT;
 	if (explicit === 'evidence') return {schema: 'harness-lab/runtime-root@1', dir: null, source: 'evidence', tmpfs: null, skipped: []};
 	if (explicit !== undefined && explicit !== '') {
-		const made = makeFolder({source: 'HLAB_RUNTIME_ROOT', root: explicit}, attemptId);
-		if ('problem' in made) throw new RuntimeRootError(`HLAB_RUNTIME_ROOT=${explicit} cannot hold the runtime state: ${made.problem} (set it to a writable folder, or to "evidence")`);
+		const made = makeFolder({source: 'HLAB_RUNTIME_ROOT', root: explicit}, attemptId, [], beforeMake);
+		if ('problem' in made) throw explicitRootError(explicit, made.problem);
 		return made.record;
 	}
 	const candidates: Candidate[] = [
@@ -71,22 +97,23 @@ function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string): 
 	];
 	const skipped: string[] = [];
 	for (const candidate of candidates) {
-		const made = makeFolder(candidate, attemptId);
-		if ('record' in made) return {...made.record, skipped};
+		const made = makeFolder(candidate, attemptId, skipped, beforeMake);
+		if ('record' in made) return made.record;
 		skipped.push(`${candidate.source} (${candidate.root}): ${made.problem}`);
 	}
 	return {schema: 'harness-lab/runtime-root@1', dir: null, source: 'evidence', tmpfs: null, skipped};
 }
 
-function makeFolder(candidate: Candidate, attemptId: string): {record: RuntimeRootRecord} | {problem: string} {
+function makeFolder(candidate: Candidate, attemptId: string, skipped: string[], beforeMake: (planned: RuntimeRootRecord) => void): {record: RuntimeRootRecord} | {problem: string} {
 	if (!isAbsolute(candidate.root)) return {problem: 'not an absolute path'};
 	const dir = join(candidate.root, `hlab-${attemptId}`);
+	beforeMake({schema: 'harness-lab/runtime-root@1', dir, source: candidate.source, tmpfs: null, skipped: [...skipped]});
 	try {
 		mkdirSync(dir, {mode: 0o700});
 	} catch (error) {
 		return {problem: (error as NodeJS.ErrnoException).code ?? (error as Error).message};
 	}
-	return {record: {schema: 'harness-lab/runtime-root@1', dir, source: candidate.source, tmpfs: isTmpfs(dir), skipped: []}};
+	return {record: {schema: 'harness-lab/runtime-root@1', dir, source: candidate.source, tmpfs: isTmpfs(dir), skipped: [...skipped]}};
 }
 
 function isTmpfs(dir: string): boolean | null {

@@ -1,11 +1,9 @@
 import {existsSync} from 'node:fs';
 import {join, resolve} from 'node:path';
-import {isStillRunning} from '../../../process/process-identity.js';
 import {readAgentWall} from '../../agent/index.js';
 import {readHostWall} from '../../host/index.js';
-import {readStat} from '../../../process/proc-table.js';
-import type {AttemptRecord} from '../stages/attempt-record.js';
-import {taskDirName} from '../../evidence/evidence-dir.js';
+import {holderRuns, readAttemptLock, releaseAttemptLock, type AttemptLock} from '../../evidence/attempt-lock.js';
+import {removeDeadOpenings, taskDirName} from '../../evidence/evidence-dir.js';
 import {exportLeftRuntime, keptRuntimeFolder} from '../../evidence/runtime-root.js';
 import {killMarked} from '../../../process/kill-marked.js';
 import {buildReport, writeReport} from './build-report.js';
@@ -36,20 +34,24 @@ export interface Recovery {
  */
 export async function recoverAttempt(path: string): Promise<Recovery> {
 	const dir = resolve(path);
+	refuseNeverStarted(dir);
 	const {plan} = await readPlanFile(join(dir, 'plan.json')).catch((error: Error) => {
 		throw new RecoveryError('not_an_attempt', `${dir} is not an attempt's evidence directory: ${error.message}`);
 	});
-	if (existsSync(join(dir, 'report.json'))) throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery`);
+	const lock = readAttemptLock(dir);
+	refuseRunningSupervisor(lock);
 	const attempt = await readAttemptRecord(dir);
-	refuseRunningSupervisor(attempt);
-	const killed = attempt === null ? [] : await killMarked(attempt.process_marker);
+	// The lock names the marker from the first instant: processes started before attempt.json are ended too.
+	const marker = attempt?.process_marker ?? lock?.process_marker ?? null;
+	if (existsSync(join(dir, 'report.json'))) await refuseReported(dir, lock, marker);
+	const killed = marker === null ? [] : await killMarked(marker);
 	// With its processes gone, what the tasks left on the runtime root (a tmpfs) moves into their task folders.
 	const left = exportLeftRuntime(dir);
 	const ledger = await verifyAttemptLedger(dir, attempt);
 	const results = recordedResults(plan, ledger);
 	const admissionFailed = results.some(task => task.reason === 'admission');
 	const report = buildReport({
-		attemptId: attempt?.attempt_id ?? 'unknown',
+		attemptId: attempt?.attempt_id ?? lock?.attempt_id ?? 'unknown',
 		side: attempt?.side ?? 'baseline',
 		timing: attempt?.host || attempt?.agent ? 'supervised-host' : 'in-process',
 		placement: attempt?.placement ?? 'local',
@@ -72,14 +74,34 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 		hostWall: attempt?.host ? await readHostWall(dir, plan.task_ids) : attempt?.agent ? await readAgentWall(dir, plan.task_ids, attempt.agent) : undefined,
 	});
 	await writeReport(dir, report);
+	releaseAttemptLock(dir);
 	return {report, killed};
 }
 
-function refuseRunningSupervisor(attempt: AttemptRecord | null): void {
-	if (attempt === null || attempt.supervisor.start_time === null) return;
-	const supervisor = {pid: attempt.supervisor.pid, startTime: attempt.supervisor.start_time, comm: ''};
-	if (isStillRunning(supervisor) && readStat(supervisor.pid)?.startTime === attempt.supervisor.start_time) {
-		throw new RecoveryError('still_running', `the attempt's supervisor (pid ${attempt.supervisor.pid}) is still running; stop it before recovering`);
+/** A reported attempt needs no report; if its supervisor died before closing it (the lock is still there), recovery closes it. */
+async function refuseReported(dir: string, lock: AttemptLock | null, marker: string | null): Promise<never> {
+	let closed = '';
+	if (lock !== null) {
+		const killed = marker === null ? [] : await killMarked(marker);
+		const left = exportLeftRuntime(dir);
+		releaseAttemptLock(dir);
+		closed = ` (its supervisor died before closing it: ${killed.length} process${killed.length === 1 ? '' : 'es'} ended, runtime state of ${left.moved.length} task${left.moved.length === 1 ? '' : 's'} moved into the evidence${left.problems.length > 0 ? `; ${left.problems.join('; ')}` : ''})`;
+	}
+	throw new RecoveryError('already_reported', `${dir} already has a report.json; the attempt finished and needs no recovery${closed}`);
+}
+
+/** A directory that is not there never held an attempt (it appears whole); openings a dead supervisor left of it go. */
+function refuseNeverStarted(dir: string): void {
+	if (existsSync(dir)) return;
+	const removed = removeDeadOpenings(dir);
+	const left = removed > 0 ? ` (${removed} unfinished opening${removed === 1 ? '' : 's'} of it, left by a supervisor that died, removed)` : '';
+	throw new RecoveryError('not_an_attempt', `${dir} does not exist: no attempt started there${left}; run the plan again`);
+}
+
+/** The lock's holder still runs: the attempt is live, and recovering it would end its processes and take its runtime state. */
+function refuseRunningSupervisor(lock: AttemptLock | null): void {
+	if (lock !== null && holderRuns(lock)) {
+		throw new RecoveryError('still_running', `the attempt's supervisor (pid ${lock.pid}) is still running; stop it before recovering`);
 	}
 }
 

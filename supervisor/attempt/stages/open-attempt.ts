@@ -4,8 +4,9 @@ import {pino, type Logger} from 'pino';
 import {writeBytes} from '../../../files/write-json.js';
 import {openAttemptScope, publishSandbox, type AttemptScope} from '../../../process/index.js';
 import {killMarked} from '../../../process/kill-marked.js';
-import {createEvidenceDir} from '../../evidence/evidence-dir.js';
-import {chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../evidence/runtime-root.js';
+import {releaseAttemptLock, writeAttemptLock} from '../../evidence/attempt-lock.js';
+import {openEvidenceDir} from '../../evidence/evidence-dir.js';
+import {checkRuntimeRootVariable, chooseRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../evidence/runtime-root.js';
 import type {Plan} from '../../plan/plan-schema.js';
 import type {AttemptContext} from './attempt-context.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
@@ -22,11 +23,10 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	const attemptId = randomUUID();
 	// First: an unusable key store is bad input before any evidence or runtime folder exists.
 	const sealKey = createAttemptKey(attemptId);
-	const runtime = chooseRuntimeRoot(attemptId);
-	const dir = await startEvidence(options.artifacts, bytes, runtime);
+	const markerKey = `HLAB_ATTEMPT_${attemptId.replaceAll('-', '')}`;
+	const {dir, runtime} = await startEvidence(options.artifacts, bytes, {attemptId, marker: `${markerKey}=1`});
 	const startedAt = new Date();
 	const t0 = performance.now();
-	const markerKey = `HLAB_ATTEMPT_${attemptId.replaceAll('-', '')}`;
 	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.
 	process.env[markerKey] = '1';
 	const scope = openAttemptScope(`${markerKey}=1`);
@@ -42,16 +42,25 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	};
 }
 
-/** The new evidence directory with the plan's exact bytes and where the runtime state will live; on failure no runtime folder stays. */
-async function startEvidence(artifacts: string, planBytes: Buffer, runtime: RuntimeRootRecord): Promise<string> {
-	try {
-		const dir = await createEvidenceDir(artifacts);
+/**
+ * The new evidence directory, in place only with its lock and the plan's exact bytes (so from its first instant a
+ * recovery knows it is an attempt and whether its supervisor runs), then where the runtime state will live: each
+ * runtime folder is named in the directory before it is made, so a crash at any instant leaves none that nobody names.
+ */
+async function startEvidence(artifacts: string, planBytes: Buffer, attempt: {attemptId: string; marker: string}): Promise<{dir: string; runtime: RuntimeRootRecord}> {
+	checkRuntimeRootVariable();
+	const {dir} = await openEvidenceDir(artifacts, async staging => {
+		writeAttemptLock(staging, attempt);
 		// Admission and recovery trust this copy: never overwritten, on disk before anything runs.
-		await writeBytes(join(dir, 'plan.json'), planBytes, {exclusive: true, durable: true});
+		await writeBytes(join(staging, 'plan.json'), planBytes, {exclusive: true, durable: true});
+	});
+	try {
+		const runtime = chooseRuntimeRoot(attempt.attemptId, process.env, '/dev/shm', planned => recordRuntimeRoot(dir, planned));
 		recordRuntimeRoot(dir, runtime);
-		return dir;
+		return {dir, runtime};
 	} catch (error) {
-		dropRuntimeRoot(runtime);
+		// Nothing of the attempt runs yet: a recovery may take the directory even while this process lives on.
+		releaseAttemptLock(dir);
 		throw error;
 	}
 }
@@ -71,5 +80,7 @@ export async function closeAttempt(attempt: AttemptContext): Promise<void> {
 		publishSandbox(null);
 		delete process.env[attempt.markerKey];
 	}
+	// Last: with its processes ended and its state moved, a recovery may take the directory (this process may live on).
+	releaseAttemptLock(attempt.dir);
 	attempt.log.flush();
 }

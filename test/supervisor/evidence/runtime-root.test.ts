@@ -1,8 +1,8 @@
-import {existsSync, statSync} from 'node:fs';
+import {existsSync, readdirSync, statSync} from 'node:fs';
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot} from '../../../supervisor/evidence/runtime-root.js';
+import {checkRuntimeRootVariable, chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../../supervisor/evidence/runtime-root.js';
 import {tempDir} from '../../temp-dir.js';
 
 const id = (): string => `test-${process.pid}-${Math.random().toString(36).slice(2)}`;
@@ -55,7 +55,6 @@ t.test('state left on the runtime root moves into its task folder and the root g
 	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: join(dir, 'nothing')});
 	t.teardown(() => dropRuntimeRoot(root));
 	recordRuntimeRoot(evidence, root);
-	t.throws(() => recordRuntimeRoot(evidence, root), {code: 'EEXIST'}, 'the record is never overwritten');
 	await mkdir(join(root.dir!, '002-b', 'workspace', 'sub'), {recursive: true});
 	await writeFile(join(root.dir!, '002-b', 'workspace', 'sub', 'made.txt'), 'made');
 	const left = exportLeftRuntime(evidence);
@@ -63,4 +62,31 @@ t.test('state left on the runtime root moves into its task folder and the root g
 	t.equal(await readFile(join(evidence, 'tasks', '002-b', 'runtime-state', 'workspace', 'sub', 'made.txt'), 'utf8'), 'made');
 	t.notOk(existsSync(root.dir!), 'nothing stays on the tmpfs');
 	t.same(exportLeftRuntime(evidence), {moved: [], problems: []}, 'a second export finds nothing');
+});
+
+t.test('each folder is named to the attempt before it is made, so no instant has a runtime folder nobody names', async t => {
+	const dir = await tempDir(t);
+	const notAFolder = join(dir, 'file');
+	await writeFile(notAFolder, '');
+	const planned: {record: RuntimeRootRecord; existed: boolean}[] = [];
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: notAFolder}, '/dev/shm', record => planned.push({record, existed: existsSync(record.dir!)}));
+	t.teardown(() => dropRuntimeRoot(root));
+	t.same(planned.map(({record}) => record.source), ['XDG_RUNTIME_DIR', '/dev/shm'], 'the one that failed was named too');
+	t.ok(planned.every(({existed}) => !existed), 'named before it existed');
+	t.equal(planned[1]!.record.dir, root.dir);
+	const evidence = join(dir, 'evidence');
+	await mkdir(evidence);
+	recordRuntimeRoot(evidence, planned[1]!.record);
+	recordRuntimeRoot(evidence, root);
+	t.same(JSON.parse(await readFile(join(evidence, 'runtime-root.json'), 'utf8')), root, 'the record is rewritten whole as the choice settles');
+});
+
+t.test('an unusable HLAB_RUNTIME_ROOT is refused before anything is made', async t => {
+	const dir = await tempDir(t);
+	await writeFile(join(dir, 'file'), '');
+	t.throws(() => checkRuntimeRootVariable({HLAB_RUNTIME_ROOT: join(dir, 'missing')}), {reason: 'runtime_root', message: /cannot hold the runtime state: ENOENT/});
+	t.throws(() => checkRuntimeRootVariable({HLAB_RUNTIME_ROOT: join(dir, 'file')}), {reason: 'runtime_root', message: /ENOTDIR/});
+	t.throws(() => checkRuntimeRootVariable({HLAB_RUNTIME_ROOT: 'relative'}), {reason: 'runtime_root', message: /not an absolute path/});
+	for (const usable of [dir, 'evidence', '']) checkRuntimeRootVariable({HLAB_RUNTIME_ROOT: usable});
+	t.same(readdirSync(dir), ['file'], 'nothing was made');
 });

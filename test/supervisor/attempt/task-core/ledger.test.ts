@@ -5,7 +5,6 @@ import {join} from 'node:path';
 import t from 'tap';
 import {Ledger, readLedger} from '../../../../supervisor/attempt/task-core/ledger.js';
 import type {TaskResult} from '../../../../supervisor/attempt/report/report-schema.js';
-import {createEvidenceDir} from '../../../../supervisor/evidence/evidence-dir.js';
 
 function result(index: number, id: string): TaskResult {
 	return {index, task_id: id, status: 'failed', reason: 'unfinished', message: 'x', grade: null, outcome: null, usage: null, wall_ms: null, evidence: {}};
@@ -48,11 +47,4 @@ t.test('a torn last line after a crash keeps every earlier record', async t => {
 	t.equal(read.records.length, 1);
 	t.same(read.unreadable, [2]);
 	t.same((await readLedger(join(dir, 'missing.jsonl'))).records, []);
-});
-
-t.test('an existing evidence directory is refused, even an empty one', async t => {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-evidence-'));
-	t.teardown(() => rm(dir, {recursive: true, force: true}));
-	await createEvidenceDir(join(dir, 'one'));
-	await t.rejects(createEvidenceDir(join(dir, 'one')), {name: 'Error', message: /already exists/});
 });
