@@ -32,7 +32,9 @@ export async function startHlab(t: Test, root: string | undefined, args: string[
 	// on /dev/shm, outside every test folder): give it both in a folder the test removes.
 	const tmp = await tempDir(t, 'hlab-queue-tmp-');
 	const ended = runInGroup({
-		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, deadlineMs: 240_000, env: {TMPDIR: tmp, XDG_RUNTIME_DIR: tmp, ...env},
+		argv: [process.execPath, evalEntry(root), ...args], cwd, signal: stopping.signal, deadlineMs: 240_000,
+		// A node's clean stop (its Redis links closed) can take seconds on a loaded machine: SIGKILL only well after that.
+		graceMs: 15_000, env: {TMPDIR: tmp, XDG_RUNTIME_DIR: tmp, ...env},
 		stderr: {kind: 'stream', stream: stderr}, onSpawn: spawned => (pid = spawned),
 	});
 	const stop = async (): Promise<GroupRun> => {
