@@ -114,6 +114,7 @@ async function runOneTask(attempt: AttemptContext, index: number, place: PlaceTu
 	}};
 	const {recorded, exported} = await place(turn, () => started);
 	await attempt.ledger.append(recorded.result);
+	attempt.traces?.recorded(recorded.result, paths.dir);
 	// Only now: a crash before the record is on disk leaves the state for `--recover` to export (a failed export moved it already).
 	if (exported) dropRuntimeState(paths);
 	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
@@ -168,5 +169,6 @@ async function recordFailedTask(attempt: AttemptContext, index: number, failure:
 	const result = failedResult(index, id, failure, {evidence: {result: `${relDir}/result.json`}});
 	await writeJson(join(attempt.dir, relDir, 'result.json'), result, {durable: true});
 	await attempt.ledger.append(result);
+	attempt.traces?.recorded(result, join(attempt.dir, relDir));
 	return result;
 }
