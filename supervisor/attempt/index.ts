@@ -28,5 +28,5 @@ export {runStandaloneTurn, type StandaloneRun} from './task-core/standalone-turn
 export {inProcessExecutor} from './executors/in-process-executor.js';
 export {startProvider} from './stages/start-provider.js';
 // A recorded attempt in other tools' formats (hlab export).
-export {exportAttemptTrajectories, exportAttemptTraces, type TrajectoryExport} from './export/export-attempt.js';
+export {exportAttemptTrajectories, exportAttemptTraces} from './export/export-attempt.js';
 export type {TraceOptions} from './export/attempt-traces.js';

@@ -1,3 +1,2 @@
-export {TraceExport, tracesUrl, type TraceExportOptions} from './trace-export.js';
-export type {TaskTraceInput} from './task-spans.js';
+export {TraceExport} from './trace-export.js';
 export {semconvSchemaUrl, semconvVersion} from './semconv-version.js';

@@ -6,7 +6,7 @@ import {hlabVersion} from '../../plan/hlab-version.js';
 import {semconvSchemaUrl} from './semconv-version.js';
 import {emitTaskTrace, type TaskTraceInput} from './task-spans.js';
 
-export interface TraceExportOptions {
+interface TraceExportOptions {
 	/** The collector: its base URL (`/v1/traces` is added) or the full traces URL. */
 	endpoint: string;
 	content: boolean;
@@ -43,7 +43,7 @@ export class TraceExport {
 }
 
 /** `http://host:4318` means its traces path; a URL with a path is taken as it is. */
-export function tracesUrl(endpoint: string): string {
+function tracesUrl(endpoint: string): string {
 	const url = new URL(endpoint);
 	if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/traces';
 	return url.toString();
