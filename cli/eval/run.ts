@@ -65,7 +65,7 @@ async function run(flags: RunFlags): Promise<number> {
 	process.once('SIGTERM', onSignal);
 	try {
 		if (flags.calibrate === true) {
-			const others = (['candidate', 'candidateHost', 'candidateCartridge', 'agent', 'side', 'queue'] as const).filter(name => flags[name] !== undefined).map(flagName);
+			const others = (['candidate', 'candidateHost', 'candidateCartridge', 'agent', 'side', 'queue', 'otlp'] as const).filter(name => flags[name] !== undefined).map(flagName);
 			return await calibrate({plan: flags.plan, artifacts, json: flags.json, others}, {signal: interrupt.signal, threads, keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null});
 		}
 		const {dir, report} = await runAttempt({

@@ -20,21 +20,29 @@ export interface TracedAttempt {
 /** The OpenTelemetry packages are loaded here, by an attempt that sends traces, and by no other. */
 export async function openAttemptTraces(options: TraceOptions, attempt: TracedAttempt, onProblem: (line: string) => void): Promise<AttemptTraces> {
 	const {TraceExport} = await import('../../export-formats/otlp/index.js');
-	return new AttemptTraces(new TraceExport({...options, onProblem}), attempt);
+	return new AttemptTraces(new TraceExport({...options, onProblem}), attempt, onProblem);
 }
 
 /** An attempt's traces: one per recorded task, from its trajectory and its verdict. */
 export class AttemptTraces {
-	constructor(private readonly traces: TraceExport, private readonly attempt: TracedAttempt) {}
+	private failed = false;
 
-	/** After the task's record is in the ledger; reads the trajectory just written beside it. */
+	constructor(private readonly traces: TraceExport, private readonly attempt: TracedAttempt, private readonly onProblem: (line: string) => void) {}
+
+	/** After the task's record is in the ledger; reads the trajectory just written beside it. Never throws: a trace is not the attempt's business. */
 	recorded(result: TaskResult, taskDir: string, recordedAt = new Date()): void {
-		this.traces.task({
-			trajectory: readTrajectory(taskDir),
-			attempt: this.attempt,
-			task: {index: result.index, task_id: result.task_id, status: result.status, reason: result.reason, score: result.grade?.score ?? null, details: result.grade?.details ?? null, wall_ms: result.wall_ms},
-			recordedAt,
-		});
+		try {
+			this.traces.task({
+				trajectory: readTrajectory(taskDir),
+				attempt: this.attempt,
+				task: {index: result.index, task_id: result.task_id, status: result.status, reason: result.reason, score: result.grade?.score ?? null, details: result.grade?.details ?? null, wall_ms: result.wall_ms},
+				recordedAt,
+			});
+		} catch (error) {
+			if (this.failed) return;
+			this.failed = true;
+			this.onProblem(`the trace of ${result.task_id} could not be made (${(error as Error).message}); the attempt goes on`);
+		}
 	}
 
 	close(): Promise<void> {
