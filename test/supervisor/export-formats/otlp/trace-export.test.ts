@@ -79,6 +79,12 @@ t.test('hlab export otlp sends a recorded attempt, with the conversation when --
 	const refused = await hlab(['export', 'otlp', join(dir, 'run'), '--otlp', 'file:///tmp/x']);
 	t.equal(refused.record.exit_code, 2);
 	t.match(refused.stderr, /^hlab: --otlp: file:\/\/\/tmp\/x is not an http or https URL \(OTLP\/HTTP\)\n$/);
+	const secret = await hlab(['export', 'otlp', join(dir, 'run'), '--otlp', 'http://user:hunter2@127.0.0.1:4318']);
+	t.equal(secret.record.exit_code, 2, 'a URL with credentials is refused: it would be written to the log');
+	t.notMatch(secret.stderr, /hunter2/);
+	const alone = await hlab(['export', 'otlp', join(dir, 'run'), '--otlp-content']);
+	t.equal(alone.record.exit_code, 2);
+	t.match(alone.stderr, /--otlp-content needs --otlp URL/);
 });
 
 t.test('a collector that is down costs the attempt one line and nothing else', async t => {
