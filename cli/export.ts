@@ -15,7 +15,7 @@ export function registerExport(program: Command): void {
 		.argument('<dir>', "an attempt's evidence directory", absolutePath)
 		.action(async (dir: string) => {
 			const done = await exportAttemptTrajectories(dir);
-			process.stdout.write(`${done.written.length} trajectories written, ${done.kept.length} kept as they were, ${done.none.length} tasks without messages\n`);
+			process.stdout.write(`${count(done.written.length, 'trajectory', 'trajectories')} written, ${done.kept.length} kept as they were, ${count(done.none.length, 'task', 'tasks')} without messages\n`);
 		});
 	addOtlpFlags(command
 		.command('otlp')
@@ -30,6 +30,8 @@ export function registerExport(program: Command): void {
 				process.exitCode = failedExit;
 				return;
 			}
-			process.stdout.write(`${sent.tasks} task traces sent to ${options.endpoint}\n`);
+			process.stdout.write(`${count(sent.tasks, 'task trace', 'task traces')} sent to ${options.endpoint}\n`);
 		});
 }
+
+const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;

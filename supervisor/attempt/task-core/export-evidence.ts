@@ -66,17 +66,18 @@ function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: bool
 
 /** Copies one of the state's records into the task folder and returns its text; null when the task left none. */
 function copyRecord(paths: TaskPaths, name: string): string | null {
-	let text: string;
+	let bytes: Buffer;
 	try {
 		// A copy, not a rename: the state usually sits on a tmpfs, and the runtime state is removed as a whole below.
-		text = readFileSync(join(paths.state, name), 'utf8');
+		bytes = readFileSync(join(paths.state, name));
 	} catch (error) {
 		// A task that never reached the model has no journal; that is not an export error.
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
 		throw error;
 	}
-	writeFileSync(join(paths.dir, name), text);
-	return text;
+	// The bytes as they were; only the trajectory reads them as text.
+	writeFileSync(join(paths.dir, name), bytes);
+	return bytes.toString('utf8');
 }
 
 /** Removes a task's runtime state once its result is in the ledger: until then a recovery can still export the state. */

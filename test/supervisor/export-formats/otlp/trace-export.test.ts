@@ -69,7 +69,7 @@ t.test('hlab export otlp sends a recorded attempt, with the conversation when --
 	const receiver = await startReceiver(t);
 	const run = await hlab(['export', 'otlp', join(dir, 'run'), '--otlp', `${receiver.url}/v1/traces`, '--otlp-content']);
 	t.equal(run.record.exit_code, 0, run.stderr);
-	t.equal(run.stdout, `1 task traces sent to ${receiver.url}/v1/traces\n`);
+	t.equal(run.stdout, `1 task trace sent to ${receiver.url}/v1/traces\n`);
 	const root = receiver.spans.find(span => span.attributes['gen_ai.operation.name'] === 'invoke_agent')!;
 	t.match(JSON.parse(String(root.attributes['gen_ai.input.messages'])), [{role: 'user', parts: [{type: 'text', content: /data\/sales\.csv/}]}]);
 	const read = receiver.spans.find(span => span.attributes['gen_ai.tool.name'] === 'read_file')!;
