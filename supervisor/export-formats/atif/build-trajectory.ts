@@ -48,7 +48,7 @@ function stepOf(message: TaskMessage, stepId: number, records: TaskRecords): Ati
 	if (message.role !== 'assistant') return {...base, source: message.role};
 	const stepIndex = message.step_index ?? null;
 	const response = stepIndex === null ? undefined : records.responses.get(stepIndex);
-	const calls = (message.tool_calls ?? []).map(toolCall);
+	const calls = (message.tool_calls ?? []).map((call, index) => toolCall(call, `call_hlab_${stepId}_${index}`));
 	const requestedAt = stepIndex === null ? undefined : records.requestedAt.get(stepIndex);
 	return {
 		...base,
@@ -61,8 +61,12 @@ function stepOf(message: TaskMessage, stepId: number, records: TaskRecords): Ati
 	};
 }
 
-/** The call's arguments as the object the format wants; text that is no JSON object is kept whole under `raw`. */
-function toolCall(call: {id: string; name: string; arguments: string}): AtifToolCall {
+/**
+ * The call as the format wants it: an id and a name that are never empty (an agent's own record may have them so; the
+ * call then keeps its place, and its result, which cannot name it, becomes a step of its own), and the arguments as an
+ * object, text that is no JSON object kept whole under `raw`.
+ */
+function toolCall(call: {id: string; name: string; arguments: string}, fallbackId: string): AtifToolCall {
 	let parsed: unknown = null;
 	try {
 		parsed = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
@@ -70,7 +74,7 @@ function toolCall(call: {id: string; name: string; arguments: string}): AtifTool
 		// Kept below as text: a model may send arguments that are not JSON.
 	}
 	const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
-	return {tool_call_id: call.id, function_name: call.name, arguments: isObject ? parsed as Record<string, unknown> : {raw: call.arguments}};
+	return {tool_call_id: call.id || fallbackId, function_name: call.name || 'unknown', arguments: isObject ? parsed as Record<string, unknown> : {raw: call.arguments}};
 }
 
 function addResult(step: AtifStep, message: TaskMessage): void {
@@ -78,7 +82,8 @@ function addResult(step: AtifStep, message: TaskMessage): void {
 	results.push({source_call_id: message.tool_call_id, content: message.content});
 	step.observation = {results};
 	const extra = step.extra ?? {};
-	const at = (extra.tool_results_at ?? {}) as Record<string, string | null>;
+	// Without a prototype: a call id is the model's text, and `__proto__` must stay a key like any other.
+	const at = (extra.tool_results_at ?? Object.create(null)) as Record<string, string | null>;
 	at[message.tool_call_id!] = message.at;
 	const errors = (extra.tool_errors ?? []) as string[];
 	if (message.is_error === true) errors.push(message.tool_call_id!);

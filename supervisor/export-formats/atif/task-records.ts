@@ -17,6 +17,7 @@ const Message = z.object({
 });
 export type TaskMessage = z.infer<typeof Message> & {at: string | null};
 
+const Timestamp = z.iso.datetime({offset: true});
 const MessageRecord = z.object({type: z.literal('message'), at: z.string(), message: Message});
 
 const Start = z.object({
@@ -66,7 +67,8 @@ function readMessages(text: string): TaskMessage[] {
 	return text.split('\n').filter(line => line.trim() !== '').flatMap((line): TaskMessage[] => {
 		const value = parseLine(line);
 		const record = MessageRecord.safeParse(value);
-		if (record.success) return [{...record.data.message, at: record.data.at}];
+		// A time that is no ISO time is left out rather than carried into a trajectory the schema would refuse.
+		if (record.success) return [{...record.data.message, at: Timestamp.safeParse(record.data.at).success ? record.data.at : null}];
 		const bare = Message.safeParse(value);
 		return bare.success ? [{...bare.data, at: null}] : [];
 	});

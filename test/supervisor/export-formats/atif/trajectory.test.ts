@@ -121,3 +121,26 @@ t.test('hlab export atif writes the trajectories an older attempt lacks, the sam
 	t.equal(none.record.exit_code, 2);
 	t.match(none.stderr, /^hlab: .* has no recorded task \(no ledger\.jsonl records\): it is no attempt's evidence directory\n$/);
 });
+
+t.test('any records a run can leave make a valid trajectory: empty ids and names, results of no call, a time that is no time', async t => {
+	const dir = await scratch(t);
+	const lines = [
+		{role: 'user', content: 'go'},
+		{role: 'assistant', content: null, tool_calls: [{id: '', name: '', arguments: '[1,2]'}, {id: '__proto__', name: 'shell', arguments: 'not json'}]},
+		{role: 'tool', content: 'answers the empty id', tool_call_id: ''},
+		{role: 'tool', content: 'answers __proto__', tool_call_id: '__proto__'},
+		{role: 'tool', content: 'answers nothing', tool_call_id: 'call_missing'},
+		{role: 'assistant', content: 'done'},
+	];
+	const engineLine = JSON.stringify({seq: 0, type: 'message', at: 'not a time', message: {role: 'system', content: 'be brief', step_index: null}});
+	await mkdir(join(dir, 'task'));
+	const messages = [engineLine, ...lines.map(line => JSON.stringify(line)), '{torn'].join('\n');
+	t.equal(writeTaskTrajectory(join(dir, 'task'), 'a/001-x', null, messages, null), 'trajectory.json');
+	const trajectory = AtifTrajectory.parse(JSON.parse(await readFile(join(dir, 'task', 'trajectory.json'), 'utf8')));
+	t.same(trajectory.steps.map(step => step.source), ['system', 'user', 'agent', 'system', 'system', 'agent'], 'a result of no call is a step of its own');
+	t.equal(trajectory.steps[0]!.timestamp, undefined, 'the time that is no time is left out');
+	t.match(trajectory.steps[2]!.tool_calls, [{tool_call_id: 'call_hlab_3_0', function_name: 'unknown', arguments: {raw: '[1,2]'}}, {tool_call_id: '__proto__', function_name: 'shell', arguments: {raw: 'not json'}}]);
+	t.same(trajectory.steps[2]!.observation, {results: [{source_call_id: '__proto__', content: 'answers __proto__'}]});
+	t.equal(Object.getPrototypeOf({}).content, undefined, 'nothing reached the object prototype');
+	t.match(trajectory.final_metrics, {total_prompt_tokens: null, total_steps: 6});
+});
