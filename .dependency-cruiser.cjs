@@ -33,6 +33,8 @@ const layers = [
 	{name: 'supervisor/host', path: '^supervisor/host/'},
 	// Third-party agent CLIs as a task's executor: admission of a spec, one task under the supervisor (a host task's pieces).
 	{name: 'supervisor/agent', path: '^supervisor/agent/'},
+	// A task's evidence in other tools' formats (ATIF trajectories, OpenTelemetry traces): below the attempt, which writes them.
+	{name: 'supervisor/export-formats', path: '^supervisor/export-formats/'},
 	{name: 'supervisor/attempt', path: '^supervisor/attempt/'},
 	// hlab cartridge eval and replay: a cartridge's cases through the attempt's task core, outside an experiment.
 	{name: 'supervisor/cartridge-commands', path: '^supervisor/cartridge-commands/'},

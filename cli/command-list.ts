@@ -96,6 +96,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'verify [options] <dir>',
 		description: "check one attempt's evidence end to end: its plan, its sealed ledger's MAC chain and the files each record seals, and report.json against both; exit 1 when any check does not hold",
 	},
+	export: {
+		load: async () => (await import('./export.js')).registerExport,
+		term: 'export',
+		description: "a recorded attempt in other tools' formats: ATIF trajectories (docs/atif.md), OpenTelemetry traces over OTLP/HTTP (docs/otlp.md)",
+	},
 	cartridge: {
 		load: async () => (await import('./cartridge.js')).registerCartridge,
 		term: 'cartridge',

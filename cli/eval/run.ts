@@ -5,10 +5,11 @@ import {failedExit, okExit} from '../exit-codes.js';
 import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
 import {absolutePath} from '../path-option.js';
 import type {EvalMode} from './eval-mode.js';
+import {addOtlpFlags, traceOptionsOf, type OtlpFlags} from '../otlp-flags.js';
 import {printResult} from './print-result.js';
 import {calibrate} from './calibrate.js';
 
-interface RunFlags {
+interface RunFlags extends OtlpFlags {
 	plan: string;
 	artifacts?: string;
 	candidate?: string;
@@ -35,7 +36,7 @@ export const runMode: EvalMode = {
 	addTrigger: command => command.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath),
 	own: {
 		modes: ['plan'], why: 'is an option of an attempt',
-		add: command => command
+		add: command => addOtlpFlags(command)
 			.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
 			.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 			.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
@@ -57,19 +58,20 @@ async function run(flags: RunFlags): Promise<number> {
 	const side = sideOf(flags);
 	const interrupt = new AbortController();
 	const threads = flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads');
+	const traces = traceOptionsOf(flags);
 	const remotePlacement = flags.queue === undefined || flags.calibrate === true ? undefined : await queueOf(flags, interrupt);
 	const onSignal = (): void => interrupt.abort();
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
 	try {
 		if (flags.calibrate === true) {
-			const others = (['candidate', 'candidateHost', 'candidateCartridge', 'agent', 'side', 'queue'] as const).filter(name => flags[name] !== undefined).map(flagName);
+			const others = (['candidate', 'candidateHost', 'candidateCartridge', 'agent', 'side', 'queue', 'otlp'] as const).filter(name => flags[name] !== undefined).map(flagName);
 			return await calibrate({plan: flags.plan, artifacts, json: flags.json, others}, {signal: interrupt.signal, threads, keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null});
 		}
 		const {dir, report} = await runAttempt({
 			planPath: flags.plan, artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, agentSpec: flags.agent ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
-			threads,
+			threads, traces,
 			...(remotePlacement === undefined ? {} : {remotePlacement}),
 		});
 		printResult(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});

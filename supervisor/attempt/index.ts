@@ -27,3 +27,6 @@ export type {NodeAudit, RemotePlacement} from './task-core/task-placement.js';
 export {runStandaloneTurn, type StandaloneRun} from './task-core/standalone-turn.js';
 export {inProcessExecutor} from './executors/in-process-executor.js';
 export {startProvider} from './stages/start-provider.js';
+// A recorded attempt in other tools' formats (hlab export).
+export {exportAttemptTrajectories, exportAttemptTraces} from './export/export-attempt.js';
+export type {TraceOptions} from './export/attempt-traces.js';

@@ -11,6 +11,7 @@ import {AgentTaskRecord} from '../../supervisor/agent/index.js';
 import {reportSummary} from '../../supervisor/attempt/index.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
+import {AtifTrajectory} from '../../supervisor/export-formats/index.js';
 import {hlab} from '../hlab.js';
 import {answerFromPrompt} from '../../tasks/answer_from_prompt/task.js';
 import {checkNoLeaks} from '../leak-check.js';
@@ -65,6 +66,11 @@ t.test('hlab eval --plan --agent: a command agent solves answer_from_prompt thro
 	t.equal(record.argv[0], agent.script, 'the script beside the spec');
 	for (const file of ['stdout.log', 'stderr.log', 'process.json', 'messages.jsonl', 'metering.json']) t.ok(task.evidence[file.replace(/\.\w+$/, '')], `${file} is in the evidence`);
 	t.match(await readFile(join(folder, 'messages.jsonl'), 'utf8'), /"role":"assistant","content":"The job finished at 12:25."/);
+	// The agent's own account, as an ATIF trajectory naming the agent, with the proxy's metering as its totals.
+	const trajectory = AtifTrajectory.parse(await readJson(join(artifacts, task.evidence.trajectory!)));
+	t.match(trajectory.agent, {name: 'command', model_name: report.agent!.model, extra: {adapter: 'command', config_digest: report.agent!.config_digest}});
+	t.match(trajectory.steps.at(-1), {source: 'agent', message: 'The job finished at 12:25.', metrics: {prompt_tokens: null}});
+	t.match(trajectory.final_metrics, {total_prompt_tokens: task.usage!.input_tokens, total_completion_tokens: task.usage!.output_tokens});
 	t.match(reportSummary(artifacts, report), /supervised-host agent command\)/, 'the summary names the agent');
 	const page = join(dir, 'side.html');
 	const written = await hlab(['report', artifacts, '--output', page]);

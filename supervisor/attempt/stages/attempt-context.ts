@@ -2,6 +2,7 @@ import type {Logger} from 'pino';
 import type {AttemptScope} from '../../../process/index.js';
 import type {RuntimeRootRecord} from '../../evidence/runtime-root.js';
 import type {Plan} from '../../plan/plan-schema.js';
+import type {AttemptTraces} from '../export/attempt-traces.js';
 import type {Ledger} from '../task-core/ledger.js';
 import type {AttemptOptions} from './attempt-options.js';
 
@@ -26,4 +27,6 @@ export interface AttemptContext {
 	startedAt: Date;
 	/** Monotonic start of the attempt, for its wall time. */
 	t0: number;
+	/** Where each recorded task's trace goes (`--otlp`); null when nowhere. */
+	traces: AttemptTraces | null;
 }

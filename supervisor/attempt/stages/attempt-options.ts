@@ -2,6 +2,7 @@ import {existsSync} from 'node:fs';
 import type {Logger} from 'pino';
 import type {Harness} from '../../../harness/index.js';
 import type {Plan} from '../../plan/plan-schema.js';
+import type {TraceOptions} from '../export/attempt-traces.js';
 import type {RemotePlacement} from '../task-core/task-placement.js';
 import {hostDirOf} from '../../host/index.js';
 import {InputError} from '../../input-error.js';
@@ -33,6 +34,8 @@ export interface AttemptOptions {
 	secretFiles?: string[];
 	/** Ships every whole turn elsewhere (queue nodes) instead of executing it here; the nodes then check their own API key. */
 	remotePlacement?: (attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) => RemotePlacement;
+	/** Exports each recorded task as a trace over OTLP/HTTP; never slows or fails the attempt. */
+	traces?: TraceOptions | null;
 }
 
 export class HostOptionError extends InputError {

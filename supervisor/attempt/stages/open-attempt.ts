@@ -11,6 +11,7 @@ import type {Plan} from '../../plan/plan-schema.js';
 import type {AttemptContext} from './attempt-context.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
 import {publishAttemptSandbox} from './attempt-sandbox.js';
+import {openAttemptTraces, type AttemptTraces, type TracedAttempt} from '../export/attempt-traces.js';
 import {Ledger} from '../task-core/ledger.js';
 import {createAttemptKey} from '../../evidence/seal/index.js';
 import {readPlanFile} from './read-plan.js';
@@ -39,7 +40,17 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 		signal: options.signal ?? new AbortController().signal,
 		ledger: new Ledger(join(dir, 'ledger.jsonl'), attemptId, sealKey.key),
 		keyPath: sealKey.path,
+		traces: await openTraces(options, {attempt_id: attemptId, plan_digest: plan.plan_digest, side}, log),
 	};
+}
+
+/** The attempt's trace export, when asked for; a collector's failure is one line on stderr and one in the log. */
+async function openTraces(options: AttemptOptions, attempt: TracedAttempt, log: Logger): Promise<AttemptTraces | null> {
+	if (!options.traces) return null;
+	return openAttemptTraces(options.traces, attempt, line => {
+		log.warn({endpoint: options.traces?.endpoint}, line);
+		process.stderr.write(`hlab: warning: ${line}\n`);
+	});
 }
 
 /**
@@ -71,6 +82,8 @@ async function startEvidence(artifacts: string, planBytes: Buffer, attempt: {att
  */
 export async function closeAttempt(attempt: AttemptContext): Promise<void> {
 	try {
+		// First: the last traces leave while the rest closes, within the export's own timeout.
+		await attempt.traces?.close();
 		const survivors = await killMarked(`${attempt.markerKey}=1`);
 		if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt outlived its report and were killed');
 		const left = exportLeftRuntime(attempt.dir);

@@ -114,6 +114,7 @@ async function runOneTask(attempt: AttemptContext, index: number, place: PlaceTu
 	}};
 	const {recorded, exported} = await place(turn, () => started);
 	await attempt.ledger.append(recorded.result);
+	attempt.traces?.recorded(recorded.result, paths.dir);
 	// Only now: a crash before the record is on disk leaves the state for `--recover` to export (a failed export moved it already).
 	if (exported) dropRuntimeState(paths);
 	log.info({status: recorded.result.status, reason: recorded.result.reason, wall_ms: recorded.result.wall_ms}, 'task recorded');
@@ -133,15 +134,16 @@ async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch,
 		throw error;
 	});
 	const executed = {...result, leak_audit: await watch.ended(started())};
-	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
-	const recorded = exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
+	const recorded = exportEvidence(turn.paths, executed, runner.attempt, turn.log);
 	return {recorded, exported: recorded.problem === null};
 }
 
 /** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */
-function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, log: Logger): RecordedTask {
+function exportEvidence(paths: TaskPaths, executed: TaskResult, attempt: AttemptContext, log: Logger): RecordedTask {
+	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
+	const keepWorkspace = attempt.options.keepWorkdirs || attempt.plan.controller !== null;
 	try {
-		return {result: exportTaskEvidence(paths, executed, keepWorkspace), problem: null};
+		return {result: exportTaskEvidence(paths, executed, keepWorkspace, attempt.attemptId), problem: null};
 	} catch (error) {
 		const message = `evidence export failed, runtime state kept in ${paths.relDir}/runtime-state: ${(error as Error).message}`;
 		log.error({err: error}, 'export failed');
@@ -167,5 +169,6 @@ async function recordFailedTask(attempt: AttemptContext, index: number, failure:
 	const result = failedResult(index, id, failure, {evidence: {result: `${relDir}/result.json`}});
 	await writeJson(join(attempt.dir, relDir, 'result.json'), result, {durable: true});
 	await attempt.ledger.append(result);
+	attempt.traces?.recorded(result, join(attempt.dir, relDir));
 	return result;
 }

@@ -1,9 +1,10 @@
-import {copyFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {moveTree} from '../../../files/move-tree.js';
 import {removeTree} from '../../../files/remove-tree.js';
 import {writeJsonSync} from '../../../files/write-json.js';
 import {keptRuntimeFolder} from '../../evidence/runtime-root.js';
+import {writeTaskTrajectory} from '../../export-formats/index.js';
 import type {TaskResult} from '../report/report-schema.js';
 
 export interface TaskPaths {
@@ -31,27 +32,27 @@ export function taskPaths(evidenceDir: string, relDir: string, runtimeDir: strin
  * moved into the task folder (`runtime-state/`) for investigation, so nothing of it is left on a tmpfs.
  * Synchronous: a few small files, for which a trip through the thread pool costs more than the call.
  */
-export function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean): TaskResult {
+export function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean, attemptId: string): TaskResult {
 	try {
-		return exportOrThrow(paths, result, keepWorkspace);
+		return exportOrThrow(paths, result, keepWorkspace, attemptId);
 	} catch (error) {
 		keepForInvestigation(paths);
 		throw error;
 	}
 }
 
-function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean): TaskResult {
+function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean, attemptId: string): TaskResult {
 	const evidence: Record<string, string> = {...result.evidence};
+	const copied = new Map<string, string>();
 	for (const name of ['journal.jsonl', 'messages.jsonl']) {
-		try {
-			// A copy, not a rename: the state usually sits on a tmpfs, and the runtime state is removed as a whole below.
-			copyFileSync(join(paths.state, name), join(paths.dir, name));
-			evidence[name.replace('.jsonl', '')] = `${paths.relDir}/${name}`;
-		} catch (error) {
-			// A task that never reached the model has no journal; that is not an export error.
-			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-		}
+		const text = copyRecord(paths, name);
+		if (text === null) continue;
+		copied.set(name, text);
+		evidence[name.replace('.jsonl', '')] = `${paths.relDir}/${name}`;
 	}
+	// From the records just copied, still in memory; an agent's messages.jsonl is in the task folder already.
+	const trajectory = writeTaskTrajectory(paths.dir, `${attemptId}/${basename(paths.relDir)}`, result.usage, copied.get('messages.jsonl'), copied.has('messages.jsonl') ? copied.get('journal.jsonl') ?? null : undefined);
+	if (trajectory !== null) evidence.trajectory = `${paths.relDir}/${trajectory}`;
 	if (keepWorkspace) {
 		moveTree(paths.workspace, join(paths.dir, 'workspace'));
 		evidence.workspace = `${paths.relDir}/workspace`;
@@ -61,6 +62,22 @@ function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: bool
 	// Atomic, not fsynced: the ledger record appended next carries this same result durably, and recovery trusts only the ledger.
 	writeJsonSync(join(paths.dir, 'result.json'), exported, {atomic: true});
 	return exported;
+}
+
+/** Copies one of the state's records into the task folder and returns its text; null when the task left none. */
+function copyRecord(paths: TaskPaths, name: string): string | null {
+	let bytes: Buffer;
+	try {
+		// A copy, not a rename: the state usually sits on a tmpfs, and the runtime state is removed as a whole below.
+		bytes = readFileSync(join(paths.state, name));
+	} catch (error) {
+		// A task that never reached the model has no journal; that is not an export error.
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+		throw error;
+	}
+	// The bytes as they were; only the trajectory reads them as text.
+	writeFileSync(join(paths.dir, name), bytes);
+	return bytes.toString('utf8');
 }
 
 /** Removes a task's runtime state once its result is in the ledger: until then a recovery can still export the state. */
