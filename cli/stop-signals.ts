@@ -25,8 +25,9 @@ const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * The one way a long-running command answers SIGINT, SIGTERM and SIGHUP (a closed terminal), counted together:
  * the first starts the cooperative stop, the second the faster stop (the report is still written), the third
  * ends every process the command started, synchronously, and exits at once with 128 + the signal's number.
- * Returns the function that says the command's work is done: the handlers stay (a signal between the end of the
- * work and the exit must not kill the process by default, with nothing said), and any signal then exits at once.
+ * Returns the function that says the command's work is done: a stopped command then kills whatever it started that
+ * still runs (a command without an attempt's leak audit, such as `cartridge eval`, leaves nothing behind either); the
+ * handlers stay (a signal between the end of the work and the exit must not end it unsaid), and any signal exits at once.
  */
 export function listenForStop(options: StopOptions): () => void {
 	let received = 0;
@@ -41,6 +42,7 @@ export function listenForStop(options: StopOptions): () => void {
 	for (const signal of stopSignals) process.on(signal, onSignal);
 	return () => {
 		done = true;
+		if (received > 0) endEverythingNow();
 	};
 }
 

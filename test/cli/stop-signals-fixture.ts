@@ -14,8 +14,8 @@ export const bin = join(import.meta.dirname, '../../../bin/hlab.js');
  */
 export function startSleepers(pidFile: string): string {
 	return `{
-		const {spawn} = await import('node:child_process');
-		const {appendFileSync} = await import('node:fs');
+		const {spawn} = process.getBuiltinModule('node:child_process');
+		const {appendFileSync} = process.getBuiltinModule('node:fs');
 		const start = env => spawn('/bin/sh', ['-c', 'trap "" TERM; exec sleep 300'], {detached: true, stdio: 'ignore', ...env});
 		const marked = start({});
 		const cleared = start({env: {PATH: '/usr/bin:/bin'}});
@@ -40,6 +40,16 @@ export function stallingCandidate(pidFile: string): string {
 		return {output: {stop: false}};
 	},
 };
+`;
+}
+
+/** The report agent's tool, changed to start the sleepers and then hold its thread: the case stays in flight. */
+export function stallingTool(pidFile: string): string {
+	return `export function execute(): object {
+	${startSleepers(pidFile)}
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
+	return {};
+}
 `;
 }
 
