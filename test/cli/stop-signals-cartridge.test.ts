@@ -5,7 +5,7 @@ import {copyCartridge} from '../cartridges/cartridge-copy.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {readCase, reportResponses} from '../supervisor/cartridge-commands/cartridge-cli.js';
 import {tempDir} from '../temp-dir.js';
-import {sendSignals, sleepersOf, stallingTool, startHlab, survivors} from './stop-signals-fixture.js';
+import {sendSignals, sleeperCount, sleepersOf, stallingTool, startHlab, survivors} from './stop-signals-fixture.js';
 
 checkNoLeaks(t);
 
@@ -16,7 +16,7 @@ async function interrupted(t: Test, signals: NodeJS.Signals[]) {
 	const cartridge = await copyCartridge(t, 'report_agent', {'tools/publish_report/execute.ts': stallingTool(pidFile)});
 	const out = join(dir, 'runs');
 	const run = await startHlab(['cartridge', 'eval', cartridge, '--out', out, '--provider', 'scripted', '--responses', reportResponses]);
-	const sleepers = await sleepersOf(t, pidFile, 2);
+	const sleepers = await sleepersOf(t, pidFile, sleeperCount(false));
 	const lastSentAt = await sendSignals(run.pid, signals);
 	const {record, stderr} = await run.ended;
 	const afterLastMs = performance.now() - lastSentAt;

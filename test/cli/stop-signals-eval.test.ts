@@ -5,7 +5,7 @@ import t, {type Test} from 'tap';
 import {checkNoLeaks} from '../leak-check.js';
 import {hlab} from '../hlab.js';
 import {freeze, scratch} from '../e2e/experiment-fixture.js';
-import {sendSignals, sleepersOf, stallingCandidate, startHlab, survivors} from './stop-signals-fixture.js';
+import {sendSignals, sleeperCount, sleepersOf, stallingCandidate, startHlab, survivors} from './stop-signals-fixture.js';
 
 checkNoLeaks(t);
 
@@ -13,15 +13,15 @@ checkNoLeaks(t);
 const shmOnly = (dir: string): Record<string, string> => ({XDG_RUNTIME_DIR: join(dir, 'plan.json')});
 
 /** `hlab eval --plan` with a task in flight whose two processes ignore SIGTERM; then the signals, `gapMs` apart. */
-async function interrupted(t: Test, signals: NodeJS.Signals[]) {
+async function interrupted(t: Test, signals: NodeJS.Signals[], env: Record<string, string> = {}, orphan = true) {
 	const dir = await scratch(t);
 	const plan = await freeze({dir, tasks: 'answer_from_prompt', policy: {concurrency: 1}});
 	const pidFile = join(dir, 'pids');
 	const candidate = join(dir, 'stall.ts');
-	await writeFile(candidate, stallingCandidate(pidFile));
+	await writeFile(candidate, stallingCandidate(pidFile, orphan));
 	const artifacts = join(dir, 'attempt');
-	const run = await startHlab(['eval', '--plan', plan, '--artifacts', artifacts, '--candidate', candidate, '--json'], shmOnly(dir));
-	const sleepers = await sleepersOf(t, pidFile, 2);
+	const run = await startHlab(['eval', '--plan', plan, '--artifacts', artifacts, '--candidate', candidate, '--json'], {...shmOnly(dir), ...env});
+	const sleepers = await sleepersOf(t, pidFile, sleeperCount(orphan));
 	const root = JSON.parse(await readFile(join(artifacts, 'runtime-root.json'), 'utf8')) as {dir: string};
 	t.ok(existsSync(root.dir), 'the runtime root is on the tmpfs while the task runs');
 	const lastSentAt = await sendSignals(run.pid, signals);
@@ -66,5 +66,15 @@ t.test('a third SIGINT exits at once with 130, every process killed; no report, 
 	const recover = await hlab(['eval', '--recover', run.artifacts, '--json']);
 	t.equal(recover.record.exit_code, 1, recover.stderr);
 	t.equal((await readReport(run.reportPath)).completion, 'recovered', 'recovery wrote the report');
+	t.notOk(existsSync(run.root), 'recovery removed the runtime root');
+});
+
+// An orphan with a cleared environment escapes the /proc backend by design (docs/supervision.md): not started here.
+t.test('with the /proc backend (no cgroup to kill), the third SIGINT still leaves no process of the attempt', async t => {
+	const run = await interrupted(t, ['SIGINT', 'SIGINT', 'SIGINT'], {HLAB_CONTAINMENT: 'proc'}, false);
+	t.equal(run.record.exit_code, 130, run.stderr);
+	t.notOk(existsSync(run.reportPath), 'the third signal writes no report');
+	const recover = await hlab(['eval', '--recover', run.artifacts, '--json']);
+	t.equal(recover.record.exit_code, 1, recover.stderr);
 	t.notOk(existsSync(run.root), 'recovery removed the runtime root');
 });

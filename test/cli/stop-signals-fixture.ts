@@ -9,10 +9,11 @@ import {identityOf, isStillRunning, type ProcessIdentity} from '../../process/pr
 export const bin = join(import.meta.dirname, '../../../bin/hlab.js');
 
 /**
- * Code that starts two processes that ignore SIGTERM, each in a session of its own, and writes their pids to
- * `pidFile`: one inherits the environment (the test file's marker), one has it cleared (only its pid finds it).
+ * Code that starts processes that ignore SIGTERM, each in a session of its own, and writes their pids to `pidFile`:
+ * one inherits the environment (the test file's marker), one has it cleared (only its pid finds it), and with
+ * `orphan` a third, environment cleared, whose parent exits at once (no ancestry leads to it: only a cgroup holds it).
  */
-export function startSleepers(pidFile: string): string {
+export function startSleepers(pidFile: string, orphan: boolean): string {
 	return `{
 		const {spawn} = process.getBuiltinModule('node:child_process');
 		const {appendFileSync} = process.getBuiltinModule('node:fs');
@@ -22,6 +23,7 @@ export function startSleepers(pidFile: string): string {
 		marked.unref();
 		cleared.unref();
 		appendFileSync(${JSON.stringify(pidFile)}, marked.pid + '\\n' + cleared.pid + '\\n');
+		if (${orphan}) spawn('/bin/sh', ['-c', 'trap "" TERM; sleep 300 & echo $! >> "$0"', ${JSON.stringify(pidFile)}], {detached: true, stdio: 'ignore', env: {PATH: '/usr/bin:/bin'}}).unref();
 	}`;
 }
 
@@ -29,13 +31,13 @@ export function startSleepers(pidFile: string): string {
  * A step policy that starts the sleepers, then holds its thread without yielding (the thread is ended after the
  * grace): the task stays in flight, and its stop takes the whole grace.
  */
-export function stallingCandidate(pidFile: string): string {
+export function stallingCandidate(pidFile: string, orphan = true): string {
 	return `export default {
 	initialize() {
 		return {protocol_version: 1, id: 'stall', capabilities: [{id: 'agent.step.policy', kind: 'decision', version: 1}]};
 	},
 	async invokeCapability() {
-		${startSleepers(pidFile)}
+		${startSleepers(pidFile, orphan)}
 		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
 		return {output: {stop: false}};
 	},
@@ -43,10 +45,13 @@ export function stallingCandidate(pidFile: string): string {
 `;
 }
 
-/** The report agent's tool, changed to start the sleepers and then hold its thread: the case stays in flight. */
+/**
+ * The report agent's tool, changed to start the sleepers (no orphan: a cartridge run has no attempt cgroup, see
+ * docs/stopping.md) and then hold its thread: the case stays in flight.
+ */
 export function stallingTool(pidFile: string): string {
 	return `export function execute(): object {
-	${startSleepers(pidFile)}
+	${startSleepers(pidFile, false)}
 	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
 	return {};
 }
@@ -69,6 +74,9 @@ export async function waitFor(what: () => boolean, ms: number): Promise<boolean>
 	for (let waited = 0; !what() && waited < ms; waited += 50) await sleep(50);
 	return what();
 }
+
+/** How many sleepers `startSleepers` starts. */
+export const sleeperCount = (orphan = true): number => (orphan ? 3 : 2);
 
 /** The sleepers' identities once `count` of them are running (pid and start time: a reused pid is never taken for one). */
 export async function sleepersOf(t: Test, pidFile: string, count: number): Promise<ProcessIdentity[]> {

@@ -7,7 +7,7 @@ import {freeze} from '../e2e/experiment-fixture.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {tempDir} from '../temp-dir.js';
-import {bin, sendSignals, sleepersOf, stallingCandidate, startHlab, survivors} from './stop-signals-fixture.js';
+import {bin, sendSignals, sleeperCount, sleepersOf, stallingCandidate, startHlab, survivors} from './stop-signals-fixture.js';
 
 checkNoLeaks(t);
 
@@ -37,7 +37,7 @@ async function interrupted(t: Test, given: Inputs, name: string, signals: NodeJS
 	await writeFile(candidate, stallingCandidate(pidFile));
 	const output = join(given.dir, name);
 	const run = await startHlab(['pair', '--plan', given.plan, '--baseline', given.launcher, '--source-baseline', given.source, '--candidate', candidate, '--output', output, '--timeout', '90']);
-	const sleepers = await sleepersOf(t, pidFile, 2);
+	const sleepers = await sleepersOf(t, pidFile, sleeperCount());
 	const root = JSON.parse(await readFile(join(output, 'candidate', 'runtime-root.json'), 'utf8')) as {dir: string | null};
 	const lastSentAt = await sendSignals(run.pid, signals);
 	const {record, stderr} = await run.ended;
