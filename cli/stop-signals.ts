@@ -34,6 +34,7 @@ export function listenForStop(options: StopOptions): () => void {
 	let done = false;
 	const onSignal = (signal: NodeJS.Signals): void => {
 		received += 1;
+		if (signal === 'SIGHUP') outliveTheTerminal();
 		if (done) return exitNow(signal);
 		if (received === 1) return stopCooperatively(signal, options);
 		if (received === 2) return stopFaster(signal, options);
@@ -67,6 +68,20 @@ function stopNow(signal: NodeJS.Signals, words: StopWords): never {
 	say(`${signal} a third time: stopping now: every process it started was killed; ${words.now}`);
 	process.exit(128 + constants.signals[signal]);
 }
+
+/**
+ * A hung-up terminal fails every later write to it (EIO), and an unheard stream error would end the process before
+ * its report: from the hang-up on, what cannot be shown is dropped.
+ */
+function outliveTheTerminal(): void {
+	if (terminalGone) return;
+	terminalGone = true;
+	// Always one of its own: a listener someone else holds for a while is gone by the time the summary is printed.
+	for (const stream of [process.stdout, process.stderr]) stream.on('error', dropWrite);
+}
+
+let terminalGone = false;
+const dropWrite = (): void => undefined;
 
 /** After the work: nothing is left to save or to stop. */
 function exitNow(signal: NodeJS.Signals): never {
