@@ -7,6 +7,7 @@ import {failedExit, okExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
 import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
 import {absolutePath} from './path-option.js';
+import {listenForStop, type StopWords} from './stop-signals.js';
 
 interface AgentFlags extends ProviderFlags {
 	task?: string;
@@ -44,9 +45,7 @@ async function runAgentCommand(flags: AgentFlags, self: Command): Promise<void> 
 	const given = (name: string): boolean => !('cartridge' in subject) || self.getOptionValueSource(name) !== 'default';
 	const gradeDeadlineMs = positiveDuration(flags.gradeTimeout, '--grade-timeout');
 	const interrupt = new AbortController();
-	const onSignal = (): void => interrupt.abort();
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
+	const stopListening = listenForStop({words: agentStopWords, stop: interrupt});
 	try {
 		const run = await runOneTask({
 			subject, workspace: flags.workspace, stateDir: flags.stateDir ?? null, candidatePath: flags.candidate ?? null,
@@ -56,8 +55,7 @@ async function runAgentCommand(flags: AgentFlags, self: Command): Promise<void> 
 		process.stdout.write(flags.json ? `${JSON.stringify(run, null, 2)}\n` : agentRunSummary(run));
 		process.exitCode = run.grade.passed ? okExit : failedExit;
 	} finally {
-		process.off('SIGINT', onSignal);
-		process.off('SIGTERM', onSignal);
+		stopListening();
 	}
 }
 
@@ -70,3 +68,9 @@ function subjectOf(flags: AgentFlags, provider: PlanProvider): SubjectChoice {
 	if (flags.case === undefined) throw new UsageError('--cartridge needs --case ID');
 	return {cartridge: flags.cartridge!, caseId: flags.case, responsesPath: flags.responses ?? null, provider};
 }
+
+const agentStopWords: StopWords = {
+	first: 'the task ends, is graded and its result printed',
+	faster: 'every process of the task is killed now; the result is still printed',
+	now: 'no result; the workspace and --state-dir keep what the task left',
+};

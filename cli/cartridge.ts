@@ -9,6 +9,7 @@ import {
 import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
+import {listenForStop, type StopWords} from './stop-signals.js';
 
 interface EvalFlags extends ProviderChoiceFlags {
 	responses?: string;
@@ -93,19 +94,22 @@ function numberFlag(name: string, text: string | undefined, check: (value: numbe
 	return value;
 }
 
-/** Cancels the work on SIGINT or SIGTERM, so the case in flight ends cleanly and is recorded. */
+/** Cancels the work at the first stop signal, so the case in flight ends cleanly and is recorded (`stop-signals.ts`). */
 async function cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
 	const controller = new AbortController();
-	const onSignal = (): void => controller.abort();
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
+	const stopListening = listenForStop({words: cartridgeStopWords, stop: controller});
 	try {
 		return await work(controller.signal);
 	} finally {
-		process.off('SIGINT', onSignal);
-		process.off('SIGTERM', onSignal);
+		stopListening();
 	}
 }
+
+const cartridgeStopWords: StopWords = {
+	first: 'the case in flight ends and is recorded',
+	faster: 'every process of the case is killed now; the case in flight is still recorded',
+	now: 'the case in flight has no record; --out keeps the cases recorded before it',
+};
 
 async function evalCommand(dir: string, flags: EvalFlags): Promise<void> {
 	const maxSteps = numberFlag('--max-steps must be a positive whole number;', flags.maxSteps, value => Number.isInteger(value) && value > 0);

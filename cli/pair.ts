@@ -3,6 +3,7 @@ import {pairSummary, runPair, type PairRecord} from '../supervisor/pair/index.js
 import {failedExit, insufficientExit, okExit, reviseExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
 import {absolutePath} from './path-option.js';
+import {listenForStop, type StopWords} from './stop-signals.js';
 
 interface PairFlags {
 	plan: string;
@@ -34,22 +35,18 @@ export function registerPair(program: Command): void {
 		.action(async (flags: PairFlags) => {
 			const timeoutS = positiveDuration(flags.timeout, '--timeout') / 1000;
 			const controller = new AbortController();
-			const onSignal = (signal: NodeJS.Signals): void => {
-				process.stderr.write(`hlab pair: ${signal} received; ending the running side and recording the interruption\n`);
-				controller.abort(signal);
-			};
-			process.on('SIGINT', onSignal);
-			process.on('SIGTERM', onSignal);
+			const urge = new AbortController();
+			// A second signal is passed on to the running side, whose own faster stop still writes its report.
+			const stopListening = listenForStop({words: pairStopWords, stop: controller, onHurry: () => urge.abort()});
 			let record: PairRecord;
 			try {
 				record = await runPair({
 					plan: flags.plan, baseline: flags.baseline, sourceBaseline: flags.sourceBaseline,
 					candidateFile: flags.candidate, candidateHost: flags.candidateHost, sourceCandidate: flags.sourceCandidate,
-					output: flags.output, timeoutS, signal: controller.signal, syncLedger: !flags.disableLedgerSync,
+					output: flags.output, timeoutS, signal: controller.signal, urge: urge.signal, syncLedger: !flags.disableLedgerSync,
 				});
 			} finally {
-				process.off('SIGINT', onSignal);
-				process.off('SIGTERM', onSignal);
+				stopListening();
 			}
 			if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
 			else process.stdout.write(pairSummary(record, flags.output));
@@ -57,3 +54,9 @@ export function registerPair(program: Command): void {
 			process.exitCode = decision === 'accept' ? okExit : decision === 'revise' ? reviseExit : decision === 'insufficient' ? insufficientExit : failedExit;
 		});
 }
+
+const pairStopWords: StopWords = {
+	first: 'the running side stops as its attempt would (its report is written), then pair.json records the interruption',
+	faster: 'the running side is told to stop faster; its report and pair.json are still written',
+	now: 'pair.json keeps what it had; the running side wrote no report (hlab eval --recover on its attempt folder writes it)',
+};

@@ -5,6 +5,7 @@ import {openRedisLink, runQueueNode, takeQueueCredentials} from '../supervisor/q
 import {okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
 import {absolutePath} from './path-option.js';
+import {listenForStop, type StopWords} from './stop-signals.js';
 
 interface QueueNodeFlags {
 	queue?: string;
@@ -43,16 +44,19 @@ async function serve(flags: QueueNodeFlags): Promise<number> {
 	const link = await openRedisLink(flags.queue, redisPassword);
 	const name = flags.name ?? `${hostname()}:${process.pid}`;
 	const stop = new AbortController();
-	const onSignal = (): void => stop.abort();
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
+	const stopListening = listenForStop({words: queueNodeStopWords, stop});
 	const say = (line: string): void => void process.stderr.write(`hlab queue-node ${name}: ${line}\n`);
 	say(`waiting for attempts on ${link.shown}${secret === null ? ' (--insecure-queue: unauthenticated attempts only)' : ''}`);
 	try {
 		await runQueueNode(link, {name, parallelTasks, threads, configPath: flags.config ?? null, secret, secretFiles: [flags.queueSecretFile, flags.redisPasswordFile].filter(file => file !== undefined), say}, stop.signal);
 	} finally {
-		process.removeListener('SIGINT', onSignal);
-		process.removeListener('SIGTERM', onSignal);
+		stopListening();
 	}
 	return okExit;
 }
+
+const queueNodeStopWords: StopWords = {
+	first: 'the node takes no new task; the tasks in flight end and their results are sent',
+	faster: 'every process of the node\'s tasks is killed now; their results are still sent',
+	now: 'the tasks in flight send no result; their coordinators fail them as worker_lost',
+};

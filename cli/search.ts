@@ -2,8 +2,9 @@ import {resolve} from 'node:path';
 import {Option, type Command} from 'commander';
 import {describeSpend, modelMutationProvider, modelSearchProvider, providersFor, readPolicy, readRoot, readSearchReport, readSeeds, readSuite, replaySearch, ReplayMismatchError, runSearch, runSearchDemo, scriptedMutationProvider, scriptedSearchProvider} from '../supervisor/search/index.js';
 import {UsageError} from '../supervisor/input-error.js';
-import {fail, okExit} from './exit-codes.js';
+import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
+import {listenForStop, type StopWords} from './stop-signals.js';
 
 interface RunFlags extends ProviderChoiceFlags {
 	planner: 'scripted' | 'openai-compatible';
@@ -38,9 +39,15 @@ export function registerSearch(program: Command): void {
 			const policy = await readPolicy(flags.policy);
 			const root = await readRoot(flags.root);
 			const planner = {...plannerProviders(flags), policy};
-			const report = await runSearch({planner, root: root.harness, rootName: root.name, seeds: readSeeds(flags.seeds), dir: resolve(flags.out), setup: {suite: readSuite(flags.suite), provider}, say});
-			say(`spent: ${describeSpend(report.spent)}`);
-			process.exitCode = okExit;
+			const stop = new AbortController();
+			const stopListening = listenForStop({words: searchStopWords, stop});
+			try {
+				const report = await runSearch({planner, root: root.harness, rootName: root.name, seeds: readSeeds(flags.seeds), dir: resolve(flags.out), setup: {suite: readSuite(flags.suite), provider, signal: stop.signal}, say});
+				say(`spent: ${describeSpend(report.spent)}`);
+				process.exitCode = report.stop_reason === 'interrupted' ? failedExit : okExit;
+			} finally {
+				stopListening();
+			}
 		});
 	search.command('replay')
 		.description('re-plan every recorded round from its recorded context and check the same decisions (no model call, nothing runs)')
@@ -75,3 +82,9 @@ function plannerProviders(flags: RunFlags) {
 	const endpoint = {base_url: flags.plannerBaseUrl, model: flags.plannerModel, api_key_env: keyEnv === '' ? null : keyEnv};
 	return {search: modelSearchProvider(endpoint), mutation: modelMutationProvider(endpoint)};
 }
+
+const searchStopWords: StopWords = {
+	first: 'the replicate in flight ends as an interrupted attempt with its report, then search-report.json is written (stop reason interrupted)',
+	faster: 'every process of the replicate is killed now; its report and search-report.json are still written',
+	now: 'no search-report.json; the replicate in flight wrote no report (hlab eval --recover on its evaluations/ folder writes it)',
+};

@@ -12,3 +12,26 @@ export const killWaitMs = 2000;
 export function hardDeadline(deadlineMs: number, grace = graceMs): number {
 	return deadlineMs + grace;
 }
+
+/** A stop moved to its faster step (a second interrupt): what was told to stop gets this long before it is ended. */
+export const hurriedGraceMs = 250;
+
+let hurried = false;
+const onHurried = new Set<() => void>();
+
+/** The faster stop of this process has begun: every grace still running is cut to `hurriedGraceMs`. */
+export function hurry(): void {
+	if (hurried) return;
+	hurried = true;
+	for (const listener of onHurried) listener();
+}
+
+/** Calls `listener` when the faster stop begins (at once if it has); returns the function that stops listening. */
+export function whenHurried(listener: () => void): () => void {
+	if (hurried) {
+		listener();
+		return () => undefined;
+	}
+	onHurried.add(listener);
+	return () => void onHurried.delete(listener);
+}

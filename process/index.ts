@@ -1,6 +1,7 @@
 /** The process layer's face inside the project (attempt plumbing included); the package's public face is `public.ts`. */
 export {runInGroup, type RunOptions, type GroupRun} from './run-group.js';
-export {graceMs, hardDeadline} from './grace.js';
+export {graceMs, hardDeadline, hurriedGraceMs, hurry, whenHurried} from './grace.js';
+export {endEverythingNow} from './end-now.js';
 export {ProcessRecord, ProcessFailure, KilledProcess, TreeResources} from './process-record.js';
 export {Containment, chooseContainment, containmentVariable} from './containment.js';
 export type {OutputSink} from './byte-limit.js';

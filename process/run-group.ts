@@ -3,7 +3,9 @@ import {execa} from 'execa';
 import {limitOutput, type OutputSink} from './byte-limit.js';
 import {chooseContainment, type Containment} from './containment.js';
 import {whyNotExecutable} from './find-executable.js';
+import {signalGroup} from './kill-group.js';
 import {readStat} from './proc-table.js';
+import {isStillRunning} from './process-identity.js';
 import type {KilledProcess, ProcessFailure, ProcessRecord} from './process-record.js';
 import {settleStreams} from './settle-streams.js';
 import {openContainer} from './tree-container.js';
@@ -34,6 +36,8 @@ export interface RunOptions {
 	stdout?: OutputSink;
 	stderr?: OutputSink;
 	signal?: AbortSignal;
+	/** Aborted after `signal` (a second interrupt): the group is sent SIGTERM once more, so a supervisor inside moves to its faster stop. */
+	urge?: AbortSignal;
 	/** Called with the pid and pgid right after spawn, so a caller can register the group. */
 	onSpawn?: (pid: number) => void;
 	/**
@@ -171,6 +175,8 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	const deadline = options.deadlineMs == null ? undefined : setTimeout(() => fail('timeout'), options.deadlineMs);
 	const onAbort = (): void => fail('aborted');
 	options.signal?.addEventListener('abort', onAbort, {once: true});
+	const onUrge = (): void => void (isStillRunning(leader) && signalGroupQuietly(pid, 'SIGTERM'));
+	options.urge?.addEventListener('abort', onUrge, {once: true});
 
 	const first = await Promise.race([exited.then(() => null), failed]);
 	if (first === 'timeout') failureMessage = `deadline of ${options.deadlineMs} ms reached`;
@@ -184,6 +190,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	const cleanupMs = performance.now() - cleanupStart;
 	clearTimeout(deadline);
 	options.signal?.removeEventListener('abort', onAbort);
+	options.urge?.removeEventListener('abort', onUrge);
 	const resources = container.resources();
 	container.release();
 	// A pipe held open by something we could not find must not hang the caller.
@@ -210,6 +217,15 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 function leaksOf(killed: KilledProcess[], leaderPid: number, leaderEnded: boolean): number[] {
 	const pids = killed.filter(entry => entry.pid !== leaderPid && (leaderEnded || !entry.in_group)).map(entry => entry.pid);
 	return [...new Set(pids)];
+}
+
+function signalGroupQuietly(pgid: number, signal: NodeJS.Signals): boolean {
+	try {
+		return signalGroup(pgid, signal);
+	} catch {
+		// A member we may not signal: the stop's own SIGKILL after the grace still comes.
+		return false;
+	}
 }
 
 /** The argv behind bubblewrap when a sandbox is asked for, or why it cannot be had. */

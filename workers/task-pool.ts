@@ -3,7 +3,7 @@ import {MessageChannel} from 'node:worker_threads';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {Piscina} from 'piscina';
 import {lastCreatedPid} from '../process/proc-table.js';
-import {graceMs, hardDeadline} from '../process/grace.js';
+import {graceMs, hardDeadline, hurriedGraceMs, whenHurried} from '../process/grace.js';
 import type {ProcessIdentity} from '../process/process-identity.js';
 import {distPath} from '../files/install-root.js';
 import type {TaskControlMessage, TaskJob, TaskJobResult, TaskThreadMessage, WarmUpAnswer} from './task-job.js';
@@ -126,9 +126,12 @@ export class TaskPool {
 	/** The task's timers: its hard deadline, and an interruption forwarded to its thread with the same grace. */
 	#watch(task: InFlight, deadlineMs: number, port: MessageChannel['port1'], options: PoolRunOptions): {stop(): void} {
 		const timers: NodeJS.Timeout[] = [setTimeout(() => this.#holdsThread(task, 'deadline'), hardDeadline(deadlineMs))];
+		let stopHurrying = (): void => undefined;
 		const onAbort = (): void => {
 			port.postMessage({abort: 'interrupted'} satisfies TaskControlMessage);
-			timers.push(setTimeout(() => this.#holdsThread(task, 'aborted'), graceMs));
+			timers.push(setTimeout(() => this.#holdsThread(task, 'aborted', graceMs), graceMs));
+			// A second interrupt cuts the grace the thread still has.
+			stopHurrying = whenHurried(() => timers.push(setTimeout(() => this.#holdsThread(task, 'aborted', hurriedGraceMs), hurriedGraceMs)));
 		};
 		if (options.signal.aborted) onAbort();
 		else options.signal.addEventListener('abort', onAbort, {once: true});
@@ -136,6 +139,7 @@ export class TaskPool {
 			stop() {
 				for (const timer of timers) clearTimeout(timer);
 				options.signal.removeEventListener('abort', onAbort);
+				stopHurrying();
 			},
 		};
 	}
@@ -144,7 +148,7 @@ export class TaskPool {
 	 * A task that has not settled within the grace: its thread is ended. If another task's candidate code is holding the
 	 * thread, that code is what does not yield; the thread is ended at that task's own hard deadline, naming it.
 	 */
-	#holdsThread(trigger: InFlight, why: 'deadline' | 'aborted'): void {
+	#holdsThread(trigger: InFlight, why: 'deadline' | 'aborted', withinMs = graceMs): void {
 		const {thread} = trigger;
 		// Still queued: it never started, so no thread of its holds anything yet.
 		if (thread === null || trigger.fate !== null) return;
@@ -152,7 +156,7 @@ export class TaskPool {
 		const holder = mates.find(task => Atomics.load(task.inCandidateCode, 0) === 1) ?? trigger;
 		if (holder !== trigger && why === 'deadline' && holder.hardDeadlineAt > performance.now()) return;
 		holder.fate = why === 'aborted'
-			? {kind: 'aborted', message: `the attempt was interrupted and this task's code did not yield within ${graceMs} ms; its worker thread was ended`}
+			? {kind: 'aborted', message: `the attempt was interrupted and this task's code did not yield within ${withinMs} ms; its worker thread was ended`}
 			: {kind: 'deadline', message: `this task's code did not yield within ${graceMs} ms after its deadline; its worker thread was ended`};
 		for (const mate of mates) {
 			if (mate !== holder) mate.fate = {kind: 'crash', message: `its worker thread was ended because the code of task ${holder.id}, running beside it, did not yield`};

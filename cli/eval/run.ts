@@ -4,6 +4,7 @@ import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
 import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
 import {absolutePath} from '../path-option.js';
+import {attemptStopWords, listenForStop} from '../stop-signals.js';
 import type {EvalMode} from './eval-mode.js';
 import {addOtlpFlags, traceOptionsOf, type OtlpFlags} from '../otlp-flags.js';
 import {printResult} from './print-result.js';
@@ -59,11 +60,9 @@ async function run(flags: RunFlags): Promise<number> {
 	const interrupt = new AbortController();
 	const threads = flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads');
 	const traces = traceOptionsOf(flags);
-	const remotePlacement = flags.queue === undefined || flags.calibrate === true ? undefined : await queueOf(flags, interrupt);
-	const onSignal = (): void => interrupt.abort();
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
+	const stopListening = listenForStop({words: attemptStopWords, stop: interrupt});
 	try {
+		const remotePlacement = flags.queue === undefined || flags.calibrate === true ? undefined : await queueOf(flags, interrupt);
 		if (flags.calibrate === true) {
 			const others = (['candidate', 'candidateHost', 'candidateCartridge', 'agent', 'side', 'queue', 'otlp'] as const).filter(name => flags[name] !== undefined).map(flagName);
 			return await calibrate({plan: flags.plan, artifacts, json: flags.json, others}, {signal: interrupt.signal, threads, keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null});
@@ -77,8 +76,7 @@ async function run(flags: RunFlags): Promise<number> {
 		printResult(flags, reportSummary(dir, report), {evidence: dir, report: `${dir}/report.json`, passed: report.passed, completion: report.completion, totals: report.totals, admission: report.admission});
 		return report.passed ? okExit : failedExit;
 	} finally {
-		process.removeListener('SIGINT', onSignal);
-		process.removeListener('SIGTERM', onSignal);
+		stopListening();
 	}
 }
 

@@ -2,6 +2,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {cgroupBase} from '../cgroup/cgroup-base.js';
 import {enterAttemptCgroup, foreignMembers, killForeign, leaveAttemptCgroup, type AttemptCgroup} from '../cgroup/attempt-cgroup.js';
 import {chooseContainment, containmentVariable, type Containment} from '../containment.js';
+import {dropMarker, holdMarker} from '../end-now.js';
 import {withDescendants} from '../find-members.js';
 import {carriesMarker, carriesMarkerLike, readArgv, readStat, readTable, type ProcStat} from '../proc-table.js';
 import {treeMarkerPrefix} from '../run-group.js';
@@ -28,6 +29,16 @@ let holder: AttemptCgroup | null = null;
  * the attempt's processes are those carrying its marker (`KEY=1`) and the supervisor's own children.
  */
 export function openAttemptScope(marker: string, requested?: Containment): AttemptScope {
+	const scope = chooseScope(marker, requested);
+	// Held until the scope closes, so an exit that cannot wait still finds the attempt's processes by marker.
+	holdMarker(marker);
+	return {...scope, close: () => {
+		dropMarker(marker);
+		scope.close();
+	}};
+}
+
+function chooseScope(marker: string, requested: Containment | undefined): AttemptScope {
 	const backend = chooseContainment(requested);
 	const base = cgroupBase();
 	if (backend !== 'cgroup' || !base.ok || holder !== null) return markerScope(backend === 'cgroup' ? 'proc' : backend, marker);

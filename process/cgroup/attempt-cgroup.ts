@@ -56,6 +56,23 @@ export async function killForeign(attempt: AttemptCgroup, pick: (pids: number[])
 	return survivors;
 }
 
+/**
+ * The synchronous kill for an exit that cannot wait: every process in the attempt cgroup `dir` but the supervisor
+ * is moved to a quarantine sibling (a few rounds, for children forked meanwhile) and ended there by `cgroup.kill`;
+ * leaked quarantines still populated are killed too.
+ */
+export function killForeignNow(dir: string): void {
+	const attempt = {dir, leaf: {dir: path.join(dir, 'supervisor')}, home: dir};
+	const quarantine = {dir: path.join(dir, `leaked-${randomUUID().slice(0, 8)}`)};
+	mkdirSync(quarantine.dir);
+	for (let round = 0; round < moveRounds; round += 1) {
+		const pids = foreignMembers(attempt);
+		if (pids.length === 0) break;
+		for (const pid of pids) moveQuietly(quarantine, pid);
+	}
+	for (const entry of safeEntries(dir)) if (entry.startsWith('leaked-')) killCgroup({dir: path.join(dir, entry)});
+}
+
 /** Puts the supervisor back where it was and removes the attempt's cgroups (one still holding a process stays, visible). */
 export function leaveAttemptCgroup(attempt: AttemptCgroup): void {
 	writeFileSync(path.join(attempt.home, 'cgroup.procs'), String(process.pid));

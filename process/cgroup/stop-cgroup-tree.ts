@@ -1,4 +1,6 @@
-import {readStat, type ProcStat} from '../proc-table.js';
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {readStat, readTable, type ProcStat} from '../proc-table.js';
 import {identityOf, signalIdentity} from '../process-identity.js';
 import type {KilledProcess} from '../process-record.js';
 import {endGroup, type StopResult} from '../stop-tree.js';
@@ -30,7 +32,7 @@ export async function stopCgroupTree(tree: TreeCgroup, options: CgroupStopOption
 		await waitPopulated(tree, false, 100);
 		return {killed, survivors: cgroupMembers(tree)};
 	}
-	const initial = memberStats(tree);
+	const initial = [...memberStats(tree), ...nestedGroupMembers(tree, options.pgid)];
 	if (initial.length === 0 && await waitPopulated(tree, false, 0)) return {killed, survivors: []};
 	record(initial.filter(stat => signalIdentity(identityOf(stat), 'SIGTERM')), 'term');
 	if (!await waitPopulated(tree, false, options.graceMs)) {
@@ -40,6 +42,34 @@ export async function stopCgroupTree(tree: TreeCgroup, options: CgroupStopOption
 		await waitPopulated(tree, false, killWaitMs);
 	}
 	return {killed, survivors: cgroupMembers(tree)};
+}
+
+/**
+ * The leader's group where it sits deeper in the tree (a supervisor inside that moved into a cgroup of its own, as a
+ * pair's side does): it is told to stop too, and stops its own trees itself; the rest of the subtree waits for cgroup.kill.
+ */
+function nestedGroupMembers(tree: TreeCgroup, pgid: number): ProcStat[] {
+	// The usual case, a group already gone, needs no scan of /proc.
+	if (pgid <= 1 || !groupExists(pgid)) return [];
+	const name = path.basename(tree.dir);
+	return readTable().filter(stat => stat.pgid === pgid && cgroupOf(stat.pid)?.split('/').slice(0, -1).includes(name) === true);
+}
+
+function groupExists(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+	}
+}
+
+function cgroupOf(pid: number): string | null {
+	try {
+		return readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n').find(line => line.startsWith('0::'))?.slice(3) ?? null;
+	} catch {
+		return null;
+	}
 }
 
 function memberStats(tree: TreeCgroup): ProcStat[] {

@@ -32,6 +32,8 @@ export interface PairOptions {
 	timeoutS: number;
 	/** Aborting ends the running side's process group and records the interruption (reason: the signal name). */
 	signal?: AbortSignal;
+	/** Aborted at a second interrupt: the running side is sent SIGTERM again and moves to its faster stop. */
+	urge?: AbortSignal;
 	pollMs?: number;
 	/** Test-only: false leaves pair.json without the sides' ledgers (the broken variant the recovery check must catch). */
 	syncLedger?: boolean;
@@ -115,7 +117,7 @@ export async function runPair(options: PairOptions): Promise<PairRecord> {
 	const signal = options.signal ?? new AbortController().signal;
 	for (const name of ['baseline', 'candidate'] as const) {
 		if (signal.aborted) break;
-		await runSide({side: name, argv: sideArgv(name), pairDir: out, deadlineMs: options.timeoutS * 1000, signal, planDigest: plan.plan_digest, taskIds: plan.task_ids, pollMs: options.pollMs, syncLedger: options.syncLedger ?? true}, file);
+		await runSide({side: name, argv: sideArgv(name), pairDir: out, deadlineMs: options.timeoutS * 1000, signal, urge: options.urge, planDigest: plan.plan_digest, taskIds: plan.task_ids, pollMs: options.pollMs, syncLedger: options.syncLedger ?? true}, file);
 	}
 	if (signal.aborted) {
 		await file.update(record => {

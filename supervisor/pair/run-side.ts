@@ -15,6 +15,8 @@ const ReportView = z.object({plan_digest: z.string(), task_ids: z.array(z.string
 
 export const sideOutputLimit = 64 * 1024 * 1024;
 export const ledgerPollMs = 200;
+/** A side told to stop is a supervisor ending its tasks and writing its report: it gets that long before SIGKILL. */
+const sideStopGraceMs = 30_000;
 
 export interface SideRun {
 	side: SideName;
@@ -22,6 +24,7 @@ export interface SideRun {
 	pairDir: string;
 	deadlineMs: number;
 	signal: AbortSignal;
+	urge?: AbortSignal;
 	planDigest: string;
 	taskIds: string[];
 	pollMs?: number;
@@ -67,6 +70,8 @@ export async function runSide(run: SideRun, file: PairFile): Promise<void> {
 			stdout: {kind: 'stream', stream: stdout},
 			stderr: {kind: 'stream', stream: stderr},
 			signal: run.signal,
+			...(run.urge === undefined ? {} : {urge: run.urge}),
+			graceMs: sideStopGraceMs,
 		})).record;
 	} finally {
 		clearInterval(timer);

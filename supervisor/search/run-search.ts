@@ -69,7 +69,7 @@ export async function runSearch(options: SearchOptions): Promise<SearchReport> {
 	let ending: Ending | null = null;
 	for (let round = 1; ending === null && current !== null; round += 1) {
 		const mark = ledger.entries.length;
-		ending = startRound(ledger, round);
+		ending = options.setup.signal?.aborted === true ? {reason: 'interrupted', detail: `a stop signal before round ${round}`, error: null} : startRound(ledger, round);
 		if (ending !== null) break;
 		const ran = await runRound(options, setup, ledger, state, current, round);
 		state.rounds.push({...ran.record, spending: ledger.entries.slice(mark)});
@@ -150,6 +150,11 @@ async function evaluateNode(options: SearchOptions, setup: EvaluationSetup, ledg
 			const replicate = await (options.evaluate ?? evaluateReplicate)(node, seed, setup, ledger, options.planner.policy);
 			replicates.push(replicate);
 			say(options, [`  ${node.node_id} seed ${seed}: ${replicate.passed}/${replicate.feedback.tasks} passed, ${replicate.feedback.turns ?? 'unknown'} turns (${replicate.evidence})`]);
+			// The interrupted replicate is recorded as its attempt reported it; nothing after it starts.
+			if (setup.signal?.aborted === true) {
+				ending = {reason: 'interrupted', detail: `a stop signal during ${node.node_id} seed ${seed}`, error: null};
+				break;
+			}
 		}
 	} catch (error) {
 		ending = endingOf(error, ledger);

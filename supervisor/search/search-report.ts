@@ -7,7 +7,7 @@ import {LedgerEntry} from './spending-ledger.js';
 
 export const searchReportSchema = 'harness-lab/search-report@1';
 
-export const StopReason = z.enum(['max-rounds', 'spending-limit', 'spending-exceeded', 'no-proposal', 'provider-error', 'run-refused', 'error']);
+export const StopReason = z.enum(['max-rounds', 'spending-limit', 'spending-exceeded', 'no-proposal', 'provider-error', 'run-refused', 'interrupted', 'error']);
 export type StopReason = z.infer<typeof StopReason>;
 
 /** One replicate of a node: a real supervised attempt with its own evidence directory. */
