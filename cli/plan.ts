@@ -20,7 +20,7 @@ interface SizeFlags {
 export function registerPlan(program: Command): void {
 	const plan = program.command('plan').description('size an evaluation plan before freezing it: how many trials per task a pass-rate change needs');
 	plan.command('size')
-		.description('the trials per task at which the exact paired sign test finds a pass-rate gain with the given power')
+		.description('the trials per task at which the decision\'s pass/fail test (with repeats, the sign-flip test over tasks) finds a pass-rate gain with the given power')
 		.requiredOption('--effect <gain>', 'the pass-rate gain to find, e.g. 0.15 for 15 points')
 		.option('--tasks <n>', 'the number of tasks (or --plan)')
 		.option('--plan <plan.json>', 'take the number of tasks and min_confidence from a frozen plan', absolutePath)

@@ -10,8 +10,8 @@ const targetPower = 0.8;
 const assumedBaselineRate = 0.5;
 
 /**
- * What the plan's shape can show on pass/fail before anything runs: the exact sign test over tasks × trials pairs at
- * the rule's `min_confidence`. `detectable_effect` assumes the two sides pass independently around `baseline_rate`.
+ * What the plan's shape can show on pass/fail before anything runs: the test the decision will run (the exact sign
+ * test over pairs, or with repeats the sign-flip test over tasks) at the rule's `min_confidence`. `detectable_effect` assumes the two sides pass independently around `baseline_rate`.
  */
 export const PlanPower = z.object({
 	statistic: z.literal('pass_fail'),
@@ -21,7 +21,7 @@ export const PlanPower = z.object({
 	confidence: z.number().gt(0).lt(1),
 	power: z.number().gt(0).lt(1),
 	baseline_rate: z.number().gt(0).lt(1),
-	/** The fewest discordant pairs, all won by one side, that the test can find significant. */
+	/** The fewest discordant pairs (with repeats: tasks), all won by one side, that the test can find significant. */
 	fewest_discordant_pairs: z.number().int().positive(),
 	/** The smallest pass-rate gain found with `power`; null when no gain up to a perfect candidate is. */
 	detectable_effect: z.number().positive().nullable(),
@@ -38,15 +38,22 @@ export function planPower(acceptance: AcceptancePolicy, tasks: number, trials: n
 	if (confidence === null) return undefined;
 	const pairs = tasks * trials;
 	const fewest = fewestSignificantPairs(confidence);
-	if (acceptance.improvement === 'quality' && pairs < fewest) {
-		const repeat = Math.ceil(fewest / tasks);
-		throw new UnattainableRuleError(`min_confidence ${confidence} can never be met over ${shape(tasks, trials)}: the exact sign test needs at least ${fewest} paired trials, all won by the candidate; freeze ${shape(tasks, repeat)} (--repeat ${repeat}) or ${shape(fewest, 1)}`);
-	}
+	// With repeats the test flips whole tasks, so it is tasks, not pairs, that must reach the fewest.
+	const units = trials === 1 ? pairs : tasks;
+	if (acceptance.improvement === 'quality' && units < fewest) throw new UnattainableRuleError(unattainable(confidence, tasks, trials, fewest));
 	return {
 		statistic: 'pass_fail', tasks, trials_per_task: trials, pairs, confidence, power: targetPower, baseline_rate: assumedBaselineRate,
 		fewest_discordant_pairs: fewest,
-		detectable_effect: detectableEffect(pairs, assumedBaselineRate, confidence, targetPower),
+		detectable_effect: detectableEffect(tasks, trials, assumedBaselineRate, confidence, targetPower),
 	};
+}
+
+/** Over one trial per task more trials help (the sign test counts pairs); with repeats only more tasks do (the sign-flip test counts tasks). */
+function unattainable(confidence: number, tasks: number, trials: number, fewest: number): string {
+	const over = `min_confidence ${confidence} can never be met over ${shape(tasks, trials)}`;
+	if (trials === 1 && tasks === 1) return `${over}: the exact sign test needs at least ${fewest} paired trials, all won by the candidate, and with repeats at least ${fewest} tasks; freeze ${shape(fewest, 1)}`;
+	if (trials === 1) return `${over}: the exact sign test needs at least ${fewest} paired trials, all won by the candidate; with repeats it flips whole tasks and needs at least ${fewest} tasks, so freeze ${shape(fewest, 1)} or more tasks`;
+	return `${over}: the exact sign-flip test over tasks needs at least ${fewest} tasks, all won by the candidate, however many trials each; freeze ${shape(fewest, trials)}`;
 }
 
 /** The line the freeze prints. */
@@ -55,7 +62,7 @@ export function powerText(power: PlanPower): string {
 	const effect = power.detectable_effect === null
 		? `no pass-rate gain is found with ${power.power * 100}% power`
 		: `the smallest pass-rate gain found with ${power.power * 100}% power is ${power.detectable_effect} (from a ${power.baseline_rate * 100}% baseline pass rate, sides independent)`;
-	return `power: over ${shape(power.tasks, power.trials_per_task)} (${power.pairs} pairs) at ${level}, ${effect}; significance needs at least ${power.fewest_discordant_pairs} discordant pairs`;
+	return `power: over ${shape(power.tasks, power.trials_per_task)} (${power.pairs} pairs) at ${level}, ${effect}; significance needs at least ${power.fewest_discordant_pairs} ${power.trials_per_task === 1 ? 'discordant pairs' : 'tasks with a net win'}`;
 }
 
 function shape(tasks: number, trials: number): string {
