@@ -1,7 +1,7 @@
 import type {Command} from 'commander';
 import {readPlanFile} from '../supervisor/attempt/index.js';
 import {planSize, sizeText, type SizeQuestion} from '../supervisor/plan/plan-size.js';
-import {readPilot} from '../supervisor/plan/pilot.js';
+import {readPilot} from './read-pilot.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {failedExit, okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';

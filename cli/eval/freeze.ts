@@ -1,7 +1,7 @@
 import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
 import {loadPlanCartridge} from '../../supervisor/plan/cartridge-identity.js';
 import {noiseWarning} from '../../supervisor/plan/noise-warning.js';
-import {readPilot} from '../../supervisor/plan/pilot.js';
+import {readPilot} from '../read-pilot.js';
 import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {okExit} from '../exit-codes.js';

@@ -1,10 +1,7 @@
-import {readFile} from 'node:fs/promises';
 import {z} from 'zod';
-import {Report, type TaskResult} from '../attempt/report/report-schema.js';
 import {clustersOf} from '../statistics/clusters.js';
 import {varianceDecomposition} from '../statistics/variance-decomposition.js';
 import {detectableMeanDifference} from '../statistics/mean-difference-detectable.js';
-import {UsageError} from '../input-error.js';
 import {entryTaskId} from './task-selection.js';
 
 const PilotStatistic = z.enum(['turns', 'total_tokens', 'wall_ms']);
@@ -20,6 +17,14 @@ export const PilotSpread = z.object({
 	within_task: z.number().nonnegative().nullable(),
 });
 export type PilotSpread = z.infer<typeof PilotSpread>;
+
+/** What a pilot needs of a report's entry (the plan sits below the report format, so it names only these fields). */
+export interface PilotEntry {
+	task_id: string;
+	status: string;
+	usage: {turns: number | null; total_tokens: number | null} | null;
+	wall_ms: number | null;
+}
 
 /** What a prior baseline report tells a plan about its noise. */
 export interface Pilot {
@@ -46,23 +51,11 @@ export const PilotDetectable = z.object({
 });
 export type PilotDetectable = z.infer<typeof PilotDetectable>;
 
-/** Reads a report as a pilot; a file that is not a report is bad input naming it. */
-export async function readPilot(path: string): Promise<Pilot> {
-	let json: unknown;
-	try {
-		json = JSON.parse(await readFile(path, 'utf8'));
-	} catch (error) {
-		throw new UsageError(`--pilot ${path}: cannot read it as JSON: ${(error as Error).message}`);
-	}
-	const report = Report.safeParse(json);
-	if (!report.success) throw new UsageError(`--pilot ${path}: not a harness-lab/report@1`);
-	return pilotOf(path, report.data);
-}
-
-export function pilotOf(path: string, report: Report): Pilot {
-	const tasks = new Set(report.tasks.map(task => entryTaskId(task.task_id)));
-	const passed = report.tasks.filter(task => task.status === 'passed').length;
-	return {report: path, entries: report.tasks.length, tasks: tasks.size, pass_rate: report.tasks.length === 0 ? 0 : passed / report.tasks.length, spreads: PilotStatistic.options.map(statistic => spreadOf(statistic, report.tasks))};
+/** A pilot from a report's entries, read by the caller (`cli/read-pilot.ts`). */
+export function pilotOf(path: string, entries: readonly PilotEntry[]): Pilot {
+	const tasks = new Set(entries.map(entry => entryTaskId(entry.task_id)));
+	const passed = entries.filter(entry => entry.status === 'passed').length;
+	return {report: path, entries: entries.length, tasks: tasks.size, pass_rate: entries.length === 0 ? 0 : passed / entries.length, spreads: PilotStatistic.options.map(statistic => spreadOf(statistic, entries))};
 }
 
 /**
@@ -79,7 +72,7 @@ export function pilotDetectable(pilot: Pilot, tasks: number, trials: number, con
 	});
 }
 
-function spreadOf(statistic: PilotSpread['statistic'], tasks: TaskResult[]): PilotSpread {
+function spreadOf(statistic: PilotSpread['statistic'], tasks: readonly PilotEntry[]): PilotSpread {
 	const groups = new Map<string, number[]>();
 	for (const task of tasks) {
 		const value = statistic === 'wall_ms' ? task.wall_ms : task.usage?.[statistic] ?? null;

@@ -32,7 +32,7 @@ function pilotReport(tasks: number, trials: number, turnsOf: (task: number, k: n
 t.test('a pilot\'s spread by hand: within a task, between tasks, and the difference it lets a plan show', async t => {
 	// Four tasks at 5, 7, 9, 11 turns, each trial one turn either side of it: 4, 6 and back; within-task variance 1.
 	const report = pilotReport(4, 3, (task, k) => 5 + 2 * task + (k === 1 ? -1 : k === 2 ? 1 : 0), (task, k) => task > 0 || k === 1);
-	const pilot = pilotOf('pilot.json', report);
+	const pilot = pilotOf('pilot.json', report.tasks);
 	t.equal(pilot.tasks, 4);
 	t.equal(pilot.entries, 12);
 	t.equal(pilot.pass_rate, 10 / 12);
@@ -57,7 +57,7 @@ t.test('a pilot\'s spread by hand: within a task, between tasks, and the differe
 });
 
 t.test('a pilot without repeats: its whole spread stands for the within-task one, and the difference is an upper bound', async t => {
-	const pilot = pilotOf('pilot.json', pilotReport(5, 1, task => 4 + task));
+	const pilot = pilotOf('pilot.json', pilotReport(5, 1, task => 4 + task).tasks);
 	const turns = pilot.spreads.find(item => item.statistic === 'turns')!;
 	t.equal(turns.within_task, null);
 	t.equal(turns.between_task, 2.5, 'the variance of 4..8');
@@ -69,7 +69,7 @@ t.test('at the detectable difference the decision\'s task-clustered interval fin
 	const tasks = 10;
 	const trials = 3;
 	const within = 4;
-	const pilot = pilotOf('pilot.json', pilotReport(tasks, trials, () => 10));
+	const pilot = pilotOf('pilot.json', pilotReport(tasks, trials, () => 10).tasks);
 	pilot.spreads = [{statistic: 'turns', known: tasks * trials, mean: 10, between_task: 0, within_task: within}];
 	const effect = pilotDetectable(pilot, tasks, trials, 0.95, 0.8)[0]!.detectable_difference!;
 	const rng = xoroshiro128plus(28);
