@@ -163,16 +163,31 @@ function signTest(pairs: Pair[], confidence: number): SignTest {
 	};
 }
 
-function bootstrapInterval(metric: PairedMetric, pairs: Pair[], options: Required<StatisticsOptions>): PairedInterval {
+/** Per task, in first-seen order, the paired differences (candidate minus baseline) of one statistic; unknown sides left out. */
+export interface TaskDifferences {
+	task: string;
+	differences: number[];
+}
+
+/** The paired differences the intervals resample, per task, for a page's chart. */
+export function taskDifferences(baseline: Report, candidate: Report, metric: PairedMetric): TaskDifferences[] {
+	return [...differencesByTask(metric, pairEntries(baseline, candidate)).entries()].map(([task, differences]) => ({task, differences}));
+}
+
+function differencesByTask(metric: PairedMetric, pairs: Pair[]): Map<string, number[]> {
 	const byTask = new Map<string, number[]>();
-	let known = 0;
 	for (const pair of pairs) {
 		const b = metricOf(metric, pair.baseline);
 		const c = metricOf(metric, pair.candidate);
 		if (b === null || c === null) continue;
 		byTask.set(pair.task, [...byTask.get(pair.task) ?? [], c - b]);
-		known += 1;
 	}
+	return byTask;
+}
+
+function bootstrapInterval(metric: PairedMetric, pairs: Pair[], options: Required<StatisticsOptions>): PairedInterval {
+	const byTask = differencesByTask(metric, pairs);
+	const known = [...byTask.values()].reduce((sum, group) => sum + group.length, 0);
 	const base = {metric, pairs: known, left_out: pairs.length - known, tasks: byTask.size};
 	const margin = options.margins[metric] ?? null;
 	if (known === 0) return {...base, mean_difference: null, low: null, high: null, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null, margin, margin_p_value: null};

@@ -32,7 +32,8 @@ export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> 
 		sides: [baseline, candidate],
 		decision,
 		plan: await loadPlan(baseline),
-		statistics: pairedStatistics(baseline.report, candidate.report),
+		// The decision's own statistics (its confidence, its margins) where it kept them; else computed at its confidence.
+		statistics: decision.statistics ?? pairedStatistics(baseline.report, candidate.report, {confidence: decision.policy?.min_confidence ?? 0.95}),
 		generated_at: new Date().toISOString(),
 	});
 }

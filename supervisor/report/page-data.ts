@@ -1,6 +1,7 @@
 import {integrityReasonText, type Report, type TaskResult} from '../attempt/report/report-schema.js';
 import type {ReportInput, SideInput} from './report-input.js';
 import type {TaskEvidence} from './task-evidence.js';
+import {PairedMetric, taskDifferences} from '../compare/statistics.js';
 
 /** What the page's table shows of one task on one side. */
 function cellOf(side: SideInput, index: number) {
@@ -74,7 +75,14 @@ export function pageData(input: ReportInput) {
 		policy: input.decision.policy, duration_ratio: input.decision.duration_ratio, timing: input.decision.timing,
 		insufficient: input.decision.insufficient,
 	};
-	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, sides: input.sides.map(sideOf), rows};
+	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, retried: input.decision?.retried ?? [], sides: input.sides.map(sideOf), rows, charts: chartsOf(input)};
+}
+
+/** Per statistic, each task's paired differences, which the page draws beside the statistic's interval. */
+function chartsOf(input: ReportInput) {
+	const [baseline, candidate] = input.sides;
+	if (input.kind !== 'comparison' || baseline === undefined || candidate === undefined) return [];
+	return PairedMetric.options.map(metric => ({metric, tasks: taskDifferences(baseline.report, candidate.report, metric)}));
 }
 
 /** One embedded evidence block per task and side, named so the page finds it when the task is opened. */

@@ -69,7 +69,10 @@ export const pageScript = String.raw`
 		var out = section('Paired statistics', 'statistics');
 		var pf = s.pass_fail;
 		var level = Math.round(s.confidence * 1000) / 10 + '%';
-		out.appendChild(h('p', {cls: 'lead'}, h('strong', {text: pf.significant ? 'Significant' : 'Not significant'}), ' at ' + level + ': of ' + pf.pairs + ' paired trials, the candidate alone passed ' + pf.candidate_only + ' and the baseline alone ' + pf.baseline_only + ' (exact two-sided sign test, p = ' + (pf.p_value < 0.0001 ? pf.p_value.toExponential(2) : pf.p_value.toFixed(4)) + ').'));
+		var test = pf.clustered ? 'exact sign-flip test over tasks, the trials of a task flipped together' : 'exact two-sided sign test';
+		out.appendChild(h('p', {cls: 'lead', id: 'pass-fail'}, h('strong', {text: pf.significant ? 'Significant' : 'Not significant'}), ' at ' + level + ': of ' + pf.pairs + ' paired trials, the candidate alone passed ' + pf.candidate_only + ' and the baseline alone ' + pf.baseline_only + ' (' + test + ', p = ' + (pf.p_value < 0.0001 ? pf.p_value.toExponential(2) : pf.p_value.toFixed(4)) + ').'));
+		var power = powerLine();
+		if (power) out.appendChild(power);
 		var names = {turns: 'turns', total_tokens: 'tokens', wall_ms: 'duration (ms)'};
 		out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['difference (candidate − baseline)', 'mean', level + ' interval', 'pairs used', 'left out (unknown)', 'resampled', 'cluster-robust SE', 'variance between / within tasks'].map(function (t) { return h('th', {text: t}); }))),
 			h('tbody', null, s.differences.map(function (d) {
@@ -78,7 +81,13 @@ export const pageScript = String.raw`
 				var spread = d.between_task == null && d.within_task == null ? '—' : precise(d.between_task) + ' / ' + precise(d.within_task);
 				return h('tr', null, h('td', {text: names[d.metric] || d.metric}), h('td', {cls: 'n', text: signed(d.mean_difference, 1)}), h('td', {cls: 'n', text: d.low === null ? '—' : '[' + signed(d.low, 1) + ', ' + signed(d.high, 1) + ']'}), h('td', {cls: 'n', text: d.pairs}), h('td', {cls: 'n', text: d.left_out}), h('td', {cls: 'resampled', text: resampled}), h('td', {cls: 'n', text: precise(d.cluster_se)}), h('td', {cls: 'n', text: spread}));
 			}))));
-		out.appendChild(h('p', {cls: 'muted', text: 'Seeded percentile bootstrap, seed ' + s.seed + ', ' + s.resamples.toLocaleString('en-US') + ' resamples.'}));
+		out.appendChild(h('p', {cls: 'muted', text: 'Seeded percentile bootstrap, seed ' + s.seed + ', ' + s.resamples.toLocaleString('en-US') + ' resamples; with repeats it resamples whole tasks and widens the interval for few tasks. Variance between tasks: how much tasks differ in their mean difference; within: how much the trials of one task differ.'}));
+		out.appendChild(h('div', {cls: 'charts'}, data.charts.map(function (chart) {
+			var interval = s.differences.filter(function (d) { return d.metric === chart.metric; })[0];
+			return differenceChart(names[chart.metric] || chart.metric, chart.tasks, interval, level);
+		})));
+		if (data.retried.length) out.appendChild(h('div', {id: 'retried'}, h('h3', {text: 'Retried or failed by the infrastructure'}), h('p', {cls: 'muted', text: 'Each entry counts once, as it ran: a rerun never stands in for it.'}),
+			h('ul', null, data.retried.map(function (r) { return h('li', {text: r.side + ' ' + r.task_id + ': ' + [r.provider_retries ? r.provider_retries + ' provider retries' : '', r.infrastructure ? 'infrastructure failure' : ''].filter(Boolean).join(', ')}); }))));
 		if (s.tasks.some(function (t) { return t.trials > 1; })) {
 			out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['task', 'trials', 'baseline pass rate', 'candidate pass rate'].map(function (t) { return h('th', {text: t}); }))),
 				h('tbody', null, s.tasks.map(function (t) {
@@ -86,6 +95,57 @@ export const pageScript = String.raw`
 				}))));
 		}
 		return out;
+	}
+
+	// What the plan could show before it ran: the power it was frozen with, when its rule judges significance.
+	function powerLine() {
+		var p = data.plan && data.plan.power;
+		if (!p) return null;
+		var effect = p.detectable_effect === null ? 'no pass-rate gain is found with ' + p.power * 100 + '% power' : 'the smallest pass-rate gain found with ' + p.power * 100 + '% power is ' + p.detectable_effect + ' (from a ' + Math.round(p.baseline_rate * 1000) / 10 + '% baseline pass rate)';
+		var pilot = p.pilot ? p.pilot.detectable.map(function (d) { return (d.statistic === 'total_tokens' ? 'tokens' : d.statistic === 'wall_ms' ? 'ms' : d.statistic) + ' ' + (d.detectable_difference === null ? '—' : (d.at_most ? '≤ ' : '') + d.detectable_difference + ' per trial'); }).join(', ') : null;
+		return h('p', {id: 'power'}, h('strong', {text: 'Power at freeze: '}), 'over ' + p.tasks + ' tasks × ' + p.trials_per_task + ' trials, ' + effect + '; significance needs at least ' + p.fewest_discordant_pairs + (p.trials_per_task === 1 ? ' discordant pairs' : ' tasks with a net win') + '.' + (pilot ? ' From the pilot, the smallest mean saving found: ' + pilot + '.' : ''));
+	}
+
+	var svgNs = 'http://www.w3.org/2000/svg';
+	function s_(tag, attrs) {
+		var node = document.createElementNS(svgNs, tag);
+		for (var key in attrs) if (key === 'text') node.textContent = String(attrs[key]); else node.setAttribute(key, String(attrs[key]));
+		for (var i = 2; i < arguments.length; i++) if (arguments[i]) node.appendChild(arguments[i]);
+		return node;
+	}
+	// Per task, each trial's paired difference (a dot) and the task's mean (a bar), over the interval of the mean (the band) and zero.
+	function differenceChart(title, tasks, interval, level) {
+		var figure = h('figure', {cls: 'chart', 'data-metric': interval ? interval.metric : title});
+		var values = [0];
+		tasks.forEach(function (t) { values = values.concat(t.differences); });
+		if (interval && interval.low !== null) values.push(interval.low, interval.high);
+		var low = Math.min.apply(null, values), high = Math.max.apply(null, values);
+		if (low === high) { low -= 1; high += 1; }
+		var pad = (high - low) * 0.08; low -= pad; high += pad;
+		var left = 150, width = 560, row = 18, top = 22, plotW = width - left - 16, height = top + row * Math.max(1, tasks.length) + 26;
+		var x = function (v) { return left + (v - low) / (high - low) * plotW; };
+		var svg = s_('svg', {width: width, height: height, viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': title + ': paired differences per task with the ' + level + ' interval'});
+		var bottom = top + row * Math.max(1, tasks.length);
+		if (interval && interval.low !== null) {
+			svg.appendChild(s_('rect', {'class': 'band', x: x(interval.low), y: top - 4, width: Math.max(1, x(interval.high) - x(interval.low)), height: bottom - top + 8, fill: 'rgba(37, 99, 235, 0.15)'}));
+			svg.appendChild(s_('line', {x1: x(interval.mean_difference), x2: x(interval.mean_difference), y1: top - 4, y2: bottom + 4, stroke: '#2563eb', 'stroke-width': 2, 'stroke-dasharray': '4 3'}));
+		}
+		svg.appendChild(s_('line', {x1: x(0), x2: x(0), y1: top - 8, y2: bottom + 4, stroke: '#111827', 'stroke-width': 1}));
+		tasks.forEach(function (t, i) {
+			var y = top + row * i + row / 2;
+			svg.appendChild(s_('text', {x: left - 8, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#374151', text: t.task.length > 22 ? t.task.slice(0, 21) + '…' : t.task}));
+			var mean = t.differences.reduce(function (a, b) { return a + b; }, 0) / t.differences.length;
+			svg.appendChild(s_('line', {x1: x(mean), x2: x(mean), y1: y - 6, y2: y + 6, stroke: mean < 0 ? '#15803d' : mean > 0 ? '#b91c1c' : '#6b7280', 'stroke-width': 3}));
+			t.differences.forEach(function (d) { svg.appendChild(s_('circle', {cx: x(d), cy: y, r: 3, fill: 'rgba(17, 24, 39, 0.45)'})); });
+		});
+		[low + pad, 0, high - pad].forEach(function (v, i) {
+			if (i !== 1 && Math.abs(v) < (high - low) * 0.05) return;
+			svg.appendChild(s_('text', {x: x(v), y: bottom + 18, 'text-anchor': 'middle', 'font-size': 11, fill: '#6b7280', text: signed(v, Math.abs(v) >= 100 ? 0 : 1)}));
+		});
+		svg.appendChild(s_('text', {x: left, y: 13, 'font-size': 12, 'font-weight': 600, fill: '#111827', text: title + ' (candidate − baseline)'}));
+		figure.appendChild(svg);
+		figure.appendChild(h('figcaption', {cls: 'muted', text: interval && interval.low !== null ? 'mean ' + signed(interval.mean_difference, 2) + ', ' + level + ' interval [' + signed(interval.low, 2) + ', ' + signed(interval.high, 2) + '] over ' + interval.tasks + ' tasks; dots: trials, bars: task means' : 'no pair with both sides known'}));
+		return figure;
 	}
 
 	function planSection() {
