@@ -164,10 +164,8 @@ function signTest(pairs: Pair[], confidence: number): SignTest {
 }
 
 /** Per task, in first-seen order, the paired differences (candidate minus baseline) of one statistic; unknown sides left out. */
-export interface TaskDifferences {
-	task: string;
-	differences: number[];
-}
+export const TaskDifferencesSchema = z.object({task: z.string(), differences: z.array(z.number())});
+export type TaskDifferences = z.infer<typeof TaskDifferencesSchema>;
 
 /** The paired differences the intervals resample, per task, for a page's chart. */
 export function taskDifferences(baseline: Report, candidate: Report, metric: PairedMetric): TaskDifferences[] {

@@ -75,7 +75,21 @@ export function pageData(input: ReportInput) {
 		policy: input.decision.policy, duration_ratio: input.decision.duration_ratio, timing: input.decision.timing,
 		insufficient: input.decision.insufficient,
 	};
-	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, retried: input.decision?.retried ?? [], sides: input.sides.map(sideOf), rows, charts: chartsOf(input)};
+	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, retried: input.decision?.retried ?? [], sides: input.sides.map(sideOf), rows, charts: chartsOf(input), family: familyOf(input)};
+}
+
+/** Every candidate of a family side by side: its verdict, p-values, own decision's statistics and checks, and its charts' data. */
+function familyOf(input: ReportInput) {
+	if (input.family === null) return null;
+	const {decision, differences} = input.family;
+	return {
+		baseline: decision.baseline, correction: decision.correction, family_size: decision.family_size, confidence: decision.confidence, accepted: decision.accepted,
+		candidates: decision.candidates.map((item, index) => ({
+			candidate: item.candidate, verdict: item.verdict, alone: item.decision.decision, p_value: item.p_value, adjusted_p_value: item.adjusted_p_value,
+			checks: item.decision.checks, insufficient: item.decision.insufficient, statistics: item.decision.statistics, totals: item.decision.candidate.totals,
+			charts: differences[index] ?? [],
+		})),
+	};
 }
 
 /** Per statistic, each task's paired differences, which the page draws beside the statistic's interval. */

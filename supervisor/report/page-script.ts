@@ -9,6 +9,7 @@ export const pageScript = String.raw`
 	var started = performance.now();
 	var data = JSON.parse(document.getElementById('hlab-data').textContent);
 	var comparison = data.kind === 'comparison';
+	var family = data.family;
 
 	function h(tag, props) {
 		var node = document.createElement(tag);
@@ -36,12 +37,52 @@ export const pageScript = String.raw`
 	function section(title, id) { return h('section', {id: id}, h('h2', {text: title})); }
 
 	function header() {
-		var title = comparison ? 'Comparison' : 'Attempt';
+		var title = comparison ? 'Comparison' : family ? 'Candidates against one baseline' : 'Attempt';
 		var sub = data.sides.map(function (side) { return side.label + ' ' + side.attempt_id; }).join(' · ');
 		return h('header', null, h('div', {cls: 'brand', text: 'harness-lab'}), h('h1', {text: title}), h('p', {cls: 'muted', text: sub + ' · page made ' + data.generated_at}));
 	}
 
+	// Every candidate of one family decision in a column of its own, beside the others, then a chart per statistic each.
+	function familySection() {
+		var out = section('Decision', 'decision');
+		var names = {turns: 'turns', total_tokens: 'tokens', wall_ms: 'duration (ms)'};
+		var level = family.confidence === null ? null : Math.round(family.confidence * 1000) / 10 + '%';
+		out.appendChild(h('div', {cls: 'verdict ' + (family.accepted.length ? 'good' : 'unsure'), id: 'verdict'}, h('strong', {text: family.accepted.length + ' OF ' + family.candidates.length + ' ACCEPTED'}), family.family_size ? ' · Holm\'s correction over ' + family.family_size + ' p-values' + (level ? ' at ' + level : '') : ' · no p-values to correct (the rule has no min_confidence)'));
+		var p = function (value) { return value === null || value === undefined ? '—' : value < 0.0001 ? value.toExponential(2) : value.toPrecision(3); };
+		var interval = function (c, metric) {
+			var d = c.statistics && c.statistics.differences.filter(function (x) { return x.metric === metric; })[0];
+			return !d || d.low === null ? '—' : signed(d.mean_difference, 2) + ' [' + signed(d.low, 2) + ', ' + signed(d.high, 2) + ']' + (d.clustered ? ' by task' : '');
+		};
+		var rows = [
+			['verdict', function (c) { return h('span', {cls: 'pill ' + (c.verdict === 'accept' ? 'passed' : c.verdict === 'reject' ? 'failed' : 'unsure'), text: c.verdict}); }],
+			['alone', function (c) { return c.alone; }],
+			['p-value', function (c) { return p(c.p_value); }],
+			['Holm-adjusted', function (c) { return p(c.adjusted_p_value); }],
+			['passed', function (c) { return c.totals ? c.totals.passed + ' / ' + c.totals.tasks : '—'; }],
+			['pass/fail pairs', function (c) { var pf = c.statistics && c.statistics.pass_fail; return pf ? '+' + pf.candidate_only + ' / −' + pf.baseline_only + ', p ' + p(pf.p_value) : '—'; }],
+			['turns', function (c) { return interval(c, 'turns'); }],
+			['tokens', function (c) { return interval(c, 'total_tokens'); }],
+			['duration (ms)', function (c) { return interval(c, 'wall_ms'); }],
+			['what to do', function (c) { return c.insufficient ? c.insufficient.message : c.verdict === 'insufficient' ? 'accepted alone, but not once corrected for the family: more trials or fewer candidates' : '—'; }],
+			['failed checks', function (c) { var failed = c.checks.filter(function (x) { return !x.satisfied; }); return failed.length ? h('ul', {cls: 'checks'}, failed.map(function (x) { return h('li', {cls: 'no'}, h('span', {cls: 'rule', text: x.rule}), h('span', {text: x.message})); })) : 'none'; }],
+		];
+		out.appendChild(h('div', {cls: 'scroll'}, h('table', {cls: 'small family', id: 'family'},
+			h('thead', null, h('tr', null, h('th', {text: 'candidate'}), family.candidates.map(function (c) { return h('th', {text: c.candidate}); }))),
+			h('tbody', null, rows.map(function (r) { return h('tr', {'data-row': r[0]}, h('th', {text: r[0]}), family.candidates.map(function (c) { return h('td', null, r[1](c)); })); })))));
+		out.appendChild(h('p', {cls: 'muted', text: 'Baseline ' + family.baseline + '. Intervals: mean paired difference (candidate − baseline) and its interval; "by task": the repeats were resampled by task.'}));
+		var metrics = ['turns', 'total_tokens', 'wall_ms'];
+		out.appendChild(h('div', {cls: 'family-charts'}, metrics.map(function (metric) {
+			return h('div', {cls: 'charts', 'data-metric': metric}, family.candidates.map(function (c, index) {
+				var chart = c.charts.filter(function (x) { return x.metric === metric; })[0];
+				var d = c.statistics && c.statistics.differences.filter(function (x) { return x.metric === metric; })[0];
+				return h('div', null, h('div', {cls: 'chart-title', text: 'candidate ' + (index + 1) + ': ' + c.candidate.split('/').slice(-2).join('/')}), differenceChart(names[metric], chart ? chart.tasks : [], d, level || '95%'));
+			}));
+		})));
+		return out;
+	}
+
 	function decisionSection() {
+		if (family) return familySection();
 		var out = section(comparison ? 'Decision' : 'Result', 'decision');
 		if (!comparison) {
 			var side = data.sides[0];
@@ -162,7 +203,7 @@ export const pageScript = String.raw`
 	}
 
 	function sidesSection() {
-		var out = section(comparison ? 'Sides' : 'Attempt', 'sides');
+		var out = section(comparison ? 'Sides' : family ? 'Baseline' : 'Attempt', 'sides');
 		out.appendChild(h('div', {cls: 'sides'}, data.sides.map(function (side) {
 			var t = side.totals;
 			return h('div', {cls: 'card'}, h('h3', {text: side.label}),

@@ -93,4 +93,7 @@ details.journal { margin-top: 10px; }
 figure.chart { margin: 0; }
 figure.chart figcaption { font-size: 12px; }
 #power { margin: 8px 0; }
+.family td, .family th { vertical-align: top; max-width: 360px; }
+.pill.unsure { background: #fef3c7; color: #92400e; }
+.chart-title { font-size: 12px; margin: 4px 0; color: var(--muted); }
 `;
