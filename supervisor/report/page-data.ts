@@ -2,6 +2,7 @@ import {integrityReasonText, type Report, type TaskResult} from '../attempt/repo
 import type {ReportInput, SideInput} from './report-input.js';
 import type {TaskEvidence} from './task-evidence.js';
 import {PairedMetric, taskDifferences} from '../compare/statistics.js';
+import {summaryMarkdown} from '../compare/ci/summary-markdown.js';
 
 /** What the page's table shows of one task on one side. */
 function cellOf(side: SideInput, index: number) {
@@ -75,7 +76,13 @@ export function pageData(input: ReportInput) {
 		policy: input.decision.policy, duration_ratio: input.decision.duration_ratio, timing: input.decision.timing,
 		insufficient: input.decision.insufficient,
 	};
-	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, retried: input.decision?.retried ?? [], sides: input.sides.map(sideOf), rows, charts: chartsOf(input), family: familyOf(input)};
+	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, retried: input.decision?.retried ?? [], sides: input.sides.map(sideOf), rows, charts: chartsOf(input), family: familyOf(input), summary_markdown: summaryOf(input)};
+}
+
+/** The decision as --summary-md writes it (without the page's own link), which the page renders. */
+function summaryOf(input: ReportInput): string | null {
+	const decision = input.family?.decision ?? input.decision;
+	return decision === null ? null : summaryMarkdown(decision, null);
 }
 
 /** Every candidate of a family side by side: its verdict, p-values, own decision's statistics and checks, and its charts' data. */

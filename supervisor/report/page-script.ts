@@ -189,6 +189,62 @@ export const pageScript = String.raw`
 		return figure;
 	}
 
+	// The Markdown summary a CI job page shows (--summary-md), rendered here from its text: headings, paragraphs,
+	// tables, bold, code and links, every piece a text node, so a recorded message cannot become markup.
+	function summarySection() {
+		if (!data.summary_markdown) return null;
+		var out = section('CI summary', 'ci-summary');
+		out.appendChild(h('p', {cls: 'muted', text: 'What --summary-md writes (and $GITHUB_STEP_SUMMARY shows), rendered.'}));
+		out.appendChild(h('div', {cls: 'markdown'}, markdownBlocks(data.summary_markdown)));
+		return out;
+	}
+	function markdownBlocks(text) {
+		var lines = text.split('\n'), nodes = [], i = 0;
+		while (i < lines.length) {
+			var line = lines[i];
+			var heading = /^(#{1,6}) (.*)$/.exec(line);
+			if (heading) { nodes.push(h('h' + Math.min(6, heading[1].length + 1), null, inline(heading[2]))); i++; continue; }
+			if (/^\|/.test(line) && i + 1 < lines.length && /^\|( ?:?-+:? ?\|)+$/.test(lines[i + 1])) {
+				var head = cellsOf(line), body = [];
+				i += 2;
+				while (i < lines.length && /^\|/.test(lines[i])) { body.push(cellsOf(lines[i])); i++; }
+				nodes.push(h('table', {cls: 'small'}, h('thead', null, h('tr', null, head.map(function (c) { return h('th', null, inline(c)); }))), h('tbody', null, body.map(function (r) { return h('tr', null, r.map(function (c) { return h('td', null, inline(c)); })); }))));
+				continue;
+			}
+			if (line.trim() === '') { i++; continue; }
+			var para = [];
+			while (i < lines.length && lines[i].trim() !== '' && !/^(#{1,6} |\|)/.test(lines[i])) { para.push(lines[i]); i++; }
+			nodes.push(h('p', null, inline(para.join(' '))));
+		}
+		return nodes;
+	}
+	// A row's cells, split at pipes that are not escaped.
+	function cellsOf(line) {
+		var cells = [], current = '';
+		var inner = line.replace(/^\|/, '').replace(/\|$/, '');
+		for (var k = 0; k < inner.length; k++) {
+			var ch = inner[k];
+			if (ch === '\\' && k + 1 < inner.length) { current += ch + inner[k + 1]; k++; continue; }
+			if (ch === '|') { cells.push(current.trim()); current = ''; continue; }
+			current += ch;
+		}
+		cells.push(current.trim());
+		return cells;
+	}
+	function unescape(text) { return text.replace(/\\([\\|\x60*_\[\]()#])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'); }
+	function inline(text) {
+		var out = [], pattern = /\x60([^\x60]*)\x60|\*\*(.+?)\*\*|\[([^\]]*)\]\(([^)\s]*)\)/g, last = 0, match;
+		while ((match = pattern.exec(text)) !== null) {
+			if (match.index > last) out.push(unescape(text.slice(last, match.index)));
+			if (match[1] !== undefined) out.push(h('code', {text: unescape(match[1])}));
+			else if (match[2] !== undefined) out.push(h('strong', {text: unescape(match[2])}));
+			else out.push(h('a', {href: match[4], text: unescape(match[3])}));
+			last = pattern.lastIndex;
+		}
+		if (last < text.length) out.push(unescape(text.slice(last)));
+		return out;
+	}
+
 	function planSection() {
 		var out = section('Plan', 'plan');
 		var p = data.plan;
@@ -386,7 +442,7 @@ export const pageScript = String.raw`
 		})));
 	}
 
-	var main = h('main', null, header(), decisionSection(), statisticsSection(), sidesSection(), planSection(), tasksSection());
+	var main = h('main', null, header(), decisionSection(), statisticsSection(), sidesSection(), planSection(), tasksSection(), summarySection());
 	document.body.appendChild(main);
 	apply();
 	document.body.setAttribute('data-rendered-ms', String(Math.round(performance.now())));

@@ -96,4 +96,6 @@ figure.chart figcaption { font-size: 12px; }
 .family td, .family th { vertical-align: top; max-width: 360px; }
 .pill.unsure { background: #fef3c7; color: #92400e; }
 .chart-title { font-size: 12px; margin: 4px 0; color: var(--muted); }
+.markdown h3, .markdown h4 { margin: 12px 0 6px; }
+.markdown table { margin: 8px 0; }
 `;

@@ -47,6 +47,19 @@ t.test('a repeated-trials comparison page shows the power line, the clustered in
 	const band = await turnsChart.locator('svg rect.band').evaluate(node => ({x: Number(node.getAttribute('x')), width: Number(node.getAttribute('width'))}));
 	t.ok(band.width > 0, `the band is ${band.width} wide`);
 
+	// The Markdown summary --summary-md wrote, rendered in the page: its heading, its tables, its numbers.
+	const markdown = await readFile(join(dir, 'summary.md'), 'utf8');
+	t.match(markdown, /^## hlab decision: INSUFFICIENT$/m);
+	const summary = page.locator('#ci-summary .markdown');
+	t.equal(await summary.locator('h3').first().textContent(), 'hlab decision: INSUFFICIENT', 'the heading renders as a heading');
+	const tables = markdown.split('\n').filter(line => /^\| --- /.test(line)).length;
+	t.equal(await summary.locator('table').count(), tables, `each of the ${tables} Markdown tables renders as a table`);
+	const checkRows = decision.checks.length;
+	t.equal(await summary.locator('table').first().locator('tbody tr').count(), checkRows, 'a row per check');
+	t.match(await summary.locator('table').first().textContent(), /❌improvementturns: not significantly fewer at 95%: mean difference -0\.67 per trial/);
+	t.equal(await summary.locator('strong').first().textContent(), 'Not enough evidence yet:', 'bold renders as bold');
+	t.equal(await summary.locator('table').last().locator('tbody tr').count(), 6, 'the task table: a row per entry');
+
 	const shot = join(dir, 'statistics.png');
 	await screenshot(page, shot);
 	t.ok((await stat(shot)).size > 10_000);
