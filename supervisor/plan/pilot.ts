@@ -64,7 +64,7 @@ export function pilotOf(path: string, entries: readonly PilotEntry[]): Pilot {
  */
 export function pilotDetectable(pilot: Pilot, tasks: number, trials: number, confidence: number, power: number): PilotDetectable[] {
 	return pilot.spreads.map(spread => {
-		const within = spread.within_task ?? (spread.between_task === null ? null : spread.between_task);
+		const within = spread.within_task ?? spread.between_task;
 		const difference = within === null ? null : detectableMeanDifference(2 * within, tasks, trials, confidence, power);
 		const rounded = difference === null ? null : round(difference);
 		const relative = rounded === null || spread.mean === null || spread.mean === 0 ? null : round(rounded / Math.abs(spread.mean));
