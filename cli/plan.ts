@@ -1,6 +1,7 @@
 import type {Command} from 'commander';
 import {readPlanFile} from '../supervisor/attempt/index.js';
 import {planSize, sizeText, type SizeQuestion} from '../supervisor/plan/plan-size.js';
+import {readPilot} from './read-pilot.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {failedExit, okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
@@ -12,7 +13,8 @@ interface SizeFlags {
 	tasks?: string;
 	plan?: string;
 	confidence?: string;
-	baselineRate: string;
+	baselineRate?: string;
+	pilot?: string;
 	power: string;
 	json?: boolean;
 }
@@ -20,12 +22,13 @@ interface SizeFlags {
 export function registerPlan(program: Command): void {
 	const plan = program.command('plan').description('size an evaluation plan before freezing it: how many trials per task a pass-rate change needs');
 	plan.command('size')
-		.description('the trials per task at which the exact paired sign test finds a pass-rate gain with the given power')
+		.description('the trials per task at which the decision\'s pass/fail test (with repeats, the sign-flip test over tasks) finds a pass-rate gain with the given power')
 		.requiredOption('--effect <gain>', 'the pass-rate gain to find, e.g. 0.15 for 15 points')
 		.option('--tasks <n>', 'the number of tasks (or --plan)')
 		.option('--plan <plan.json>', 'take the number of tasks and min_confidence from a frozen plan', absolutePath)
 		.option('--confidence <level>', 'the confidence level (default: the plan\'s min_confidence, else 0.95)')
-		.option('--baseline-rate <rate>', 'the baseline\'s pass rate', '0.5')
+		.option('--baseline-rate <rate>', 'the baseline\'s pass rate (default: the pilot\'s, else 0.5)')
+		.option('--pilot <report.json>', 'a prior baseline report: its pass rate, and its spread of turns, tokens and duration at the answer', absolutePath)
 		.option('--power <power>', 'the power to reach', '0.8')
 		.option('--json', 'print the answer as JSON')
 		.action(async (flags: SizeFlags) => {
@@ -38,14 +41,16 @@ export function registerPlan(program: Command): void {
 async function questionOf(flags: SizeFlags): Promise<SizeQuestion> {
 	if ((flags.tasks === undefined) === (flags.plan === undefined)) throw new UsageError('give --tasks N or --plan plan.json, one of them');
 	const frozen = flags.plan === undefined ? null : (await readPlanFile(flags.plan)).plan;
+	const pilot = flags.pilot === undefined ? undefined : await readPilot(flags.pilot);
 	const question = {
 		effect: fraction(flags.effect, '--effect'),
 		tasks: frozen === null ? positiveInteger(flags.tasks!, '--tasks') : frozen.tasks.length,
 		confidence: flags.confidence === undefined ? frozen?.policy.acceptance.min_confidence ?? 0.95 : fraction(flags.confidence, '--confidence'),
-		baseline_rate: fraction(flags.baselineRate, '--baseline-rate'),
+		baseline_rate: flags.baselineRate === undefined ? pilot?.pass_rate ?? 0.5 : fraction(flags.baselineRate, '--baseline-rate'),
 		power: fraction(flags.power, '--power'),
+		...(pilot === undefined ? {} : {pilot}),
 	};
-	if (question.baseline_rate + question.effect > 1) throw new UsageError(`--baseline-rate ${question.baseline_rate} plus --effect ${question.effect} is past a pass rate of 1`);
+	if (question.baseline_rate + question.effect > 1) throw new UsageError(`${flags.baselineRate === undefined && pilot !== undefined ? 'the pilot\'s pass rate' : '--baseline-rate'} ${question.baseline_rate} plus --effect ${question.effect} is past a pass rate of 1`);
 	return question;
 }
 

@@ -61,13 +61,16 @@ async function compare(flags: CompareFlags): Promise<number> {
 async function compareSeveral(flags: CompareFlags): Promise<number> {
 	const [baseline, ...candidates] = flags.compare;
 	const output = flags.decisionOutput ?? null;
-	if (typeof flags.html === 'string') throw new UsageError('--html shows one candidate: compare it alone with the baseline for its page');
+	const html = pageOutput(flags, output);
 	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
+	if (html !== null && existsSync(html)) throw new DecisionExistsError(`comparison page ${html} already exists; pages are never overwritten (--no-html to skip it)`);
 	refuseExistingCiOutputs(flags);
 	const decision = await compareCandidates(baseline!, candidates);
 	if (output !== null) await writeDecision(output, decision);
-	await writeCiOutputs(decision, ciOutputs(flags, null));
-	printResult(flags, candidatesSummary(decision, output), decision);
+	// One page for the family: every candidate side by side.
+	if (html !== null && output !== null) await writeReport({family: output}, html);
+	await writeCiOutputs(decision, ciOutputs(flags, html));
+	printResult(flags, `${candidatesSummary(decision, output)}${html === null ? '' : `\npage written to ${html}`}`, decision);
 	const verdicts = decision.candidates.map(item => item.verdict);
 	if (verdicts.includes('accept')) return okExit;
 	return exitOf(verdicts.includes('insufficient') ? 'insufficient' : verdicts.includes('revise') ? 'revise' : 'reject');

@@ -1,6 +1,7 @@
 import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
 import {loadPlanCartridge} from '../../supervisor/plan/cartridge-identity.js';
 import {noiseWarning} from '../../supervisor/plan/noise-warning.js';
+import {readPilot} from '../read-pilot.js';
 import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {okExit} from '../exit-codes.js';
@@ -24,6 +25,7 @@ interface FreezeFlags extends ProviderFlags, LimitFlags {
 	cartridge?: string;
 	sandbox?: boolean;
 	agent?: string;
+	pilot?: string;
 	json?: boolean;
 }
 
@@ -42,6 +44,7 @@ export const freezeMode: EvalMode = {
 			.option('--max-total-tokens <n>', 'the attempt launches no task once its tasks used n tokens; the rest fail with reason budget')
 			.option('--max-total-tasks <n>', 'the attempt launches at most n tasks; the rest fail with reason budget')
 			.option('--cartridge <dir>', 'the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
+			.option('--pilot <report.json>', 'a prior baseline report: its pass rate and its spread of turns, tokens and duration size the power line (needs min_confidence)', absolutePath)
 			.option('--sandbox', 'run in-process tasks (in a sandboxed task runner), tool commands, graders\' runs of workspace code and host candidates under bubblewrap, hidden data absent (frozen into the plan; docs/trust.md)'),
 	},
 	run: async (flags: FreezeFlags) => freeze(flags),
@@ -69,6 +72,7 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		...(flags.agent === undefined ? {} : {agentSpec: flags.agent}),
 		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
 		warn: line => warnings.push(line),
+		...(flags.pilot === undefined ? {} : {pilot: await readPilot(flags.pilot)}),
 	});
 	try {
 		await writePlan(flags.freeze, plan);

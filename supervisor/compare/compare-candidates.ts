@@ -1,9 +1,11 @@
 import {holmAdjust} from '../statistics/holm.js';
 import type {AcceptancePolicy} from '../plan/experiment-policy.js';
+import type {Report} from '../attempt/report/report-schema.js';
 import {compareReports} from './compare-reports.js';
 import type {Decision, DecisionOutcome} from './decision-schema.js';
 import {CandidatesDecision, candidatesDecisionSchema, type CandidateVerdict} from './candidates-decision-schema.js';
-import {pairedStatistics, type PairedStatistics} from './statistics.js';
+import type {PairedStatistics} from './statistics.js';
+import {ruleStatistics} from './significant-improvement.js';
 import {readSide} from './verify-reports.js';
 
 /**
@@ -45,22 +47,34 @@ function familyVerdict(decision: Decision, adjustedP: number | null, confidence:
 	return adjustedP <= 1 - confidence ? 'accept' : 'insufficient';
 }
 
-/** The p-value of the improvement the rule asks for, in the candidate's favour (1 when the effect is the other way). */
+/** The p-value of the improvement the rule asks for, read from the two reports. */
 async function improvementP(decision: Decision, baselinePath: string, candidatePath: string): Promise<number | null> {
 	const policy = decision.policy;
-	if (policy === null || policy.min_confidence === null || policy.improvement === 'non-regression') return null;
+	if (policy === null) return null;
 	const ignored: string[] = [];
 	const baseline = await readSide('baseline', baselinePath, ignored);
 	const candidate = await readSide('candidate', candidatePath, ignored);
 	if (baseline.report === null || candidate.report === null) return null;
-	return pOf(policy.improvement, pairedStatistics(baseline.report, candidate.report, {confidence: policy.min_confidence}));
+	return improvementPValue(policy, baseline.report, candidate.report);
+}
+
+/**
+ * The p-value of the improvement the rule asks for, in the candidate's favour (1 when the effect is the other way, or
+ * within the margin); null when the rule judges no significance (no `min_confidence`, or `non-regression`).
+ */
+export function improvementPValue(policy: AcceptancePolicy, baseline: Report, candidate: Report): number | null {
+	if (policy.min_confidence === null || policy.improvement === 'non-regression') return null;
+	return pOf(policy.improvement, ruleStatistics(policy, policy.min_confidence, baseline, candidate));
 }
 
 function pOf(improvement: Exclude<AcceptancePolicy['improvement'], 'non-regression'>, statistics: PairedStatistics): number {
 	const test = statistics.pass_fail;
 	const fewer = (metric: 'turns' | 'total_tokens'): number => {
 		const interval = statistics.differences.find(item => item.metric === metric)!;
-		return interval.mean_difference !== null && interval.mean_difference < 0 ? interval.p_value ?? 1 : 1;
+		// With a margin the rule tests a saving beyond it, so the family corrects that p-value, not the one against zero.
+		const margin = interval.margin ?? 0;
+		if (interval.mean_difference === null || interval.mean_difference >= -margin) return 1;
+		return (interval.margin === null ? interval.p_value : interval.margin_p_value) ?? 1;
 	};
 	switch (improvement) {
 		case 'quality': return test.favours === 'candidate' ? test.p_value : 1;

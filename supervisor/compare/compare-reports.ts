@@ -6,7 +6,8 @@ import {writeJson} from '../../files/write-json.js';
 import {applyAcceptance, type RuleCheck} from './acceptance.js';
 import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome, type DecisionTiming} from './decision-schema.js';
 import {taskRows} from './table.js';
-import {pairedStatistics} from './statistics.js';
+import {ruleStatistics} from './significant-improvement.js';
+import {retriedEntries} from './retried-entries.js';
 import {readSide, verifyScorer, verifySides, type ReportSide} from './verify-reports.js';
 import {verifyEvidence, type AttemptEvidence} from './verify-evidence.js';
 import {rescoreWithController} from './controller-rescore.js';
@@ -95,8 +96,9 @@ export async function compareReports(baselinePath: string, candidatePath: string
 		baseline: {report: baseline.reportPath, attempt_id: baseline.report?.attempt_id ?? null, totals: baseline.report?.totals ?? null, integrity: baseline.report?.integrity ?? null, seal: evidence.baseline.seal, agent: baseline.report?.agent ?? null},
 		candidate: {report: candidate.reportPath, attempt_id: candidate.report?.attempt_id ?? null, totals: candidate.report?.totals ?? null, integrity: candidate.report?.integrity ?? null, seal: evidence.candidate.seal, agent: candidate.report?.agent ?? null},
 		tasks: taskRows(plan?.task_ids ?? baseline.report?.task_ids ?? [], baseline.report, candidate.report),
+		retried: retriedEntries(baseline.report, candidate.report),
 		statistics: plan !== null && plan.repeat > 1 && baseline.report !== null && candidate.report !== null
-			? pairedStatistics(baseline.report, candidate.report, {confidence: plan.policy.acceptance.min_confidence ?? 0.95})
+			? ruleStatistics(plan.policy.acceptance, plan.policy.acceptance.min_confidence ?? 0.95, baseline.report, candidate.report)
 			: null,
 	});
 }

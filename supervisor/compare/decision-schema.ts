@@ -6,6 +6,7 @@ import {Integrity, Totals} from '../attempt/report/report-schema.js';
 import {RuleCheck} from './acceptance.js';
 import {ControllerFailureReason} from '../controller/index.js';
 import {Insufficient} from './insufficient.js';
+import {RetriedEntry} from './retried-entries.js';
 
 export const decisionSchema = 'harness-lab/decision@1';
 
@@ -78,6 +79,8 @@ export const Decision = z.object({
 	baseline: SideRef,
 	candidate: SideRef,
 	tasks: z.array(TaskRow),
+	/** Entries whose provider was retried or that the infrastructure failed, reported apart; each still counts once, as it ran. Empty in decisions written before. */
+	retried: z.array(RetriedEntry).default([]),
 	/** For an `insufficient` decision: the statistic that fell short and the trials per task that would show it; null otherwise. */
 	insufficient: Insufficient.nullable().default(null),
 	/** With repeated trials: per-task pass rates and paired statistics over tasks × trials; null for single trials. */

@@ -1,7 +1,7 @@
 import {describeIntegrity} from '../attempt/report/report-schema.js';
 import type {Decision} from './decision-schema.js';
 import {renderTable} from './table.js';
-import type {PairedInterval, PairedStatistics} from './statistics.js';
+import {signTestName, type PairedInterval, type PairedStatistics} from './statistics.js';
 
 /** The text `hlab eval --compare` prints: the side-by-side table, the decision, every check, and where it was written. */
 export function decisionSummary(decision: Decision, output: string | null, html: string | null = null): string {
@@ -13,11 +13,19 @@ export function decisionSummary(decision: Decision, output: string | null, html:
 		`decision: ${decision.decision.toUpperCase()}${decision.decided_by === 'controller' ? ' (decided by the pinned controller\'s accept once every verification held)' : ''}`,
 		...decision.checks.map(check => `  ${check.satisfied ? 'ok ' : 'NO '} ${check.rule}: ${check.message.replaceAll('\n', '\n        ')}`),
 		...(decision.insufficient === null ? [] : [`insufficient evidence: ${decision.insufficient.message}`]),
+		...retriedLines(decision),
 		...integrityLines(decision),
 		...(output === null ? [] : [`decision written to ${output}`]),
 		...(html === null ? [] : [`page written to ${html}`]),
 		...(decision.evidence === null ? [] : [`controller calls kept in ${decision.evidence}`]),
 	].join('\n');
+}
+
+/** Retried and infrastructure-failed entries, apart: each counted once, as it ran. */
+function retriedLines(decision: Decision): string[] {
+	if (decision.retried.length === 0) return [];
+	const entry = (item: Decision['retried'][number]): string => `${item.side} ${item.task_id} (${[item.provider_retries ? `${item.provider_retries} provider retries` : '', item.infrastructure ? 'infrastructure failure' : ''].filter(Boolean).join(', ')})`;
+	return [`retried or failed by the infrastructure, each counted once as it ran: ${decision.retried.map(entry).join('; ')}`];
 }
 
 /** Both sides' integrity, each on its own line: one side's label never stands for the other's. */
@@ -33,7 +41,7 @@ function statisticsLines(statistics: PairedStatistics): string[] {
 	const test = statistics.pass_fail;
 	return [
 		`pass rates over trials (baseline -> candidate): ${statistics.tasks.map(task => `${task.task} ${rate(task.baseline_rate)} -> ${rate(task.candidate_rate)} (${task.trials})`).join(', ')}`,
-		`pass/fail pairs: candidate alone passed ${test.candidate_only}, baseline alone ${test.baseline_only} of ${test.pairs}; exact sign test p = ${test.p_value.toPrecision(3)}, ${test.significant ? `significant at ${level}` : `not significant at ${level}`}`,
+		`pass/fail pairs: candidate alone passed ${test.candidate_only}, baseline alone ${test.baseline_only} of ${test.pairs}; ${signTestName(test)} p = ${test.p_value.toPrecision(3)}, ${test.significant ? `significant at ${level}` : `not significant at ${level}`}`,
 		...statistics.differences.map(item => item.mean_difference === null
 			? `  ${item.metric}: no pair with both sides known`
 			: `  ${item.metric}: mean paired difference ${item.mean_difference.toFixed(1)}, ${level} interval [${item.low!.toFixed(1)}, ${item.high!.toFixed(1)}] over ${item.pairs} pairs${item.left_out > 0 ? ` (${item.left_out} unknown left out)` : ''}${clusterText(item)}`),

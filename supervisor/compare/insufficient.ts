@@ -37,14 +37,19 @@ export function insufficientPasses(statistics: PairedStatistics): Insufficient |
 	return advice('pass_fail', tasks, trials, needed, false);
 }
 
-/** The interval of a mean difference lies partly below zero: the trials that would put all of it there. */
-export function insufficientFewer(statistics: PairedStatistics, interval: PairedInterval): Insufficient | null {
-	if (interval.mean_difference === null || interval.high === null || interval.high < 0 || interval.mean_difference >= 0 || interval.tasks === null || interval.tasks === 0) return null;
+/**
+ * The observed mean saving is beyond the margin (0 without `min_effect`) but the interval reaches past it: the trials
+ * that would put all of it below minus the margin. The effect to find is the saving beyond the margin, not the whole
+ * saving: an interval that already excludes zero can still fall short of the margin.
+ */
+export function insufficientFewer(statistics: PairedStatistics, interval: PairedInterval, margin = 0): Insufficient | null {
+	if (interval.mean_difference === null || interval.high === null || interval.tasks === null || interval.tasks === 0) return null;
+	if (interval.high < -margin || interval.mean_difference >= -margin) return null;
 	const trials = Math.max(1, Math.round(interval.pairs / interval.tasks));
 	// One trial per task: the spread between tasks cannot be told from the spread between trials.
 	const floor = interval.within_task === null;
 	const spread = floor ? {between_task: 0, within_task: interval.between_task} : {between_task: interval.between_task, within_task: interval.within_task};
-	const needed = trialsForMeanPower(-interval.mean_difference, interval.tasks, spread, statistics.confidence, targetPower);
+	const needed = trialsForMeanPower(-interval.mean_difference - margin, interval.tasks, spread, statistics.confidence, targetPower);
 	const statistic = interval.metric === 'turns' ? 'turns' : 'total_tokens';
 	return advice(statistic, interval.tasks, trials, needed === null ? null : Math.max(needed, trials + 1), floor);
 }

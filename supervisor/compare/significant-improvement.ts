@@ -1,6 +1,6 @@
 import type {AcceptancePolicy, EffectMargin} from '../plan/experiment-policy.js';
 import type {Report} from '../attempt/report/report-schema.js';
-import {pairedStatistics, type PairedInterval, type PairedStatistics} from './statistics.js';
+import {pairedStatistics, signTestName, type PairedInterval, type PairedMetric, type PairedStatistics} from './statistics.js';
 import {insufficientFewer, insufficientPasses, type Insufficient} from './insufficient.js';
 import {resolveMargin, type ResolvedMargin} from './min-effect.js';
 
@@ -12,9 +12,11 @@ type Verdict = {satisfied: boolean; message: string; insufficient: Insufficient 
  * over tasks × trials show it at that level, and every message carries the numbers it was judged on.
  */
 export function significantImprovement(policy: AcceptancePolicy, confidence: number, baseline: Report, candidate: Report): Verdict {
-	const statistics = pairedStatistics(baseline, candidate, {confidence});
-	const turns = fewer('turns', statistics, interval(statistics, 'turns'), margin(policy.min_effect?.turns, baseline, 'turns'));
-	const tokens = fewer('total tokens', statistics, interval(statistics, 'total_tokens'), margin(policy.min_effect?.tokens, baseline, 'total_tokens'));
+	const turnsMargin = margin(policy.min_effect?.turns, baseline, 'turns');
+	const tokensMargin = margin(policy.min_effect?.tokens, baseline, 'total_tokens');
+	const statistics = ruleStatistics(policy, confidence, baseline, candidate);
+	const turns = fewer('turns', statistics, interval(statistics, 'turns'), turnsMargin);
+	const tokens = fewer('total tokens', statistics, interval(statistics, 'total_tokens'), tokensMargin);
 	switch (policy.improvement) {
 		case 'turns': return turns;
 		case 'tokens': return tokens;
@@ -22,6 +24,16 @@ export function significantImprovement(policy: AcceptancePolicy, confidence: num
 		case 'quality': return morePasses(statistics);
 		case 'non-regression': return noSignificantRegression(statistics);
 	}
+}
+
+/** The paired statistics the rule judges: at its confidence, with each statistic's `min_effect` resolved against the baseline. */
+export function ruleStatistics(policy: AcceptancePolicy, confidence: number, baseline: Report, candidate: Report): PairedStatistics {
+	const margins: Partial<Record<PairedMetric, number>> = {};
+	const turns = margin(policy.min_effect?.turns, baseline, 'turns');
+	const tokens = margin(policy.min_effect?.tokens, baseline, 'total_tokens');
+	if (turns) margins.turns = turns.per_trial;
+	if (tokens) margins.total_tokens = tokens.per_trial;
+	return pairedStatistics(baseline, candidate, {confidence, margins});
 }
 
 function interval(statistics: PairedStatistics, metric: PairedInterval['metric']): PairedInterval {
@@ -57,12 +69,12 @@ function fewerBeyond(what: string, statistics: PairedStatistics, difference: Pai
 	const mean = difference.mean_difference!;
 	if (high < -resolved.per_trial) return {satisfied: true, message: `${what}: fewer beyond the margin, significant at ${level(statistics)}: ${numbers}, all of it below -${resolved.per_trial.toFixed(2)} (${resolved.text})`, insufficient: null};
 	const short = `${what}: not significantly fewer beyond the margin at ${level(statistics)}: ${numbers}, not all below -${resolved.per_trial.toFixed(2)} (${resolved.text})`;
-	return {satisfied: false, message: short, insufficient: mean < -resolved.per_trial ? insufficientFewer(statistics, difference) : null};
+	return {satisfied: false, message: short, insufficient: mean < -resolved.per_trial ? insufficientFewer(statistics, difference, resolved.per_trial) : null};
 }
 
 function signNumbers(statistics: PairedStatistics): string {
 	const test = statistics.pass_fail;
-	return `candidate alone passed ${test.candidate_only}, baseline alone ${test.baseline_only} of ${test.pairs} pairs, exact sign test p = ${test.p_value.toPrecision(3)}`;
+	return `candidate alone passed ${test.candidate_only}, baseline alone ${test.baseline_only} of ${test.pairs} pairs, ${signTestName(test)} p = ${test.p_value.toPrecision(3)}`;
 }
 
 function morePasses(statistics: PairedStatistics): Verdict {

@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import type {Report, TaskResult} from '../attempt/report/report-schema.js';
 import {exactSignTest} from '../statistics/sign-test.js';
+import {taskSignFlipTest} from '../statistics/task-sign-flip.js';
 import {clustersOf} from '../statistics/clusters.js';
 import {clusterBootstrap, clusterBootstrapPValue} from '../statistics/cluster-bootstrap.js';
 import {clusterRobustSE} from '../statistics/cluster-robust-se.js';
@@ -19,7 +20,10 @@ export const TaskPassRate = z.object({
 });
 export type TaskPassRate = z.infer<typeof TaskPassRate>;
 
-/** The exact two-sided sign test (McNemar's exact test) on the pairs where exactly one side passed. */
+/**
+ * The exact two-sided sign test (McNemar's exact test) on the pairs where exactly one side passed; with repeats, the
+ * exact sign-flip test over tasks (a task's repeats are correlated: its discordant pairs flip together).
+ */
 export const SignTest = z.object({
 	pairs: z.number().int().nonnegative(),
 	candidate_only: z.number().int().nonnegative(),
@@ -29,6 +33,8 @@ export const SignTest = z.object({
 	significant: z.boolean(),
 	/** The side that passed more of the discordant pairs; null on a tie. */
 	favours: z.enum(['baseline', 'candidate']).nullable(),
+	/** Whether the p-value is the sign-flip test over tasks (repeats) or the sign test over pairs; null in decisions written before it was. */
+	clustered: z.boolean().nullable().default(null),
 });
 export type SignTest = z.infer<typeof SignTest>;
 
@@ -57,6 +63,9 @@ export const PairedInterval = z.object({
 	within_task: z.number().nonnegative().nullable().default(null),
 	/** The two-sided bootstrap p-value of no difference, matching the interval (at most 1 − confidence exactly when it excludes zero). */
 	p_value: z.number().min(0).max(1).nullable().default(null),
+	/** The rule's `min_effect` per trial for this statistic, and the p-value of a mean difference of minus it (the same resamples); null without one. */
+	margin: z.number().nonnegative().nullable().default(null),
+	margin_p_value: z.number().min(0).max(1).nullable().default(null),
 });
 export type PairedInterval = z.infer<typeof PairedInterval>;
 
@@ -74,6 +83,8 @@ export interface StatisticsOptions {
 	confidence?: number;
 	seed?: number;
 	resamples?: number;
+	/** Per statistic, the saving per trial an improvement must exceed (the rule's resolved `min_effect`). */
+	margins?: Partial<Record<PairedMetric, number>>;
 }
 
 interface Pair {
@@ -84,13 +95,13 @@ interface Pair {
 
 /** Paired statistics over the shared ordered denominator (tasks × trials): entry i of one side is paired with entry i of the other. */
 export function pairedStatistics(baseline: Report, candidate: Report, options: StatisticsOptions = {}): PairedStatistics {
-	const {confidence = 0.95, seed = 1, resamples = 10_000} = options;
+	const {confidence = 0.95, seed = 1, resamples = 10_000, margins = {}} = options;
 	const pairs = pairEntries(baseline, candidate);
 	return PairedStatistics.parse({
 		confidence, seed, resamples,
 		tasks: passRates(pairs),
 		pass_fail: signTest(pairs, confidence),
-		differences: PairedMetric.options.map(metric => bootstrapInterval(metric, pairs, {confidence, seed, resamples})),
+		differences: PairedMetric.options.map(metric => bootstrapInterval(metric, pairs, {confidence, seed, resamples, margins})),
 	});
 }
 
@@ -127,9 +138,20 @@ function passRates(pairs: Pair[]): TaskPassRate[] {
 }
 
 function signTest(pairs: Pair[], confidence: number): SignTest {
-	const candidateOnly = pairs.filter(pair => pair.candidate.status === 'passed' && pair.baseline.status !== 'passed').length;
-	const baselineOnly = pairs.filter(pair => pair.baseline.status === 'passed' && pair.candidate.status !== 'passed').length;
-	const p = exactSignTest(candidateOnly, baselineOnly);
+	const net = new Map<string, number>();
+	let candidateOnly = 0;
+	let baselineOnly = 0;
+	for (const pair of pairs) {
+		const c = pair.candidate.status === 'passed';
+		const b = pair.baseline.status === 'passed';
+		const step = c && !b ? 1 : b && !c ? -1 : 0;
+		if (step === 1) candidateOnly += 1;
+		if (step === -1) baselineOnly += 1;
+		net.set(pair.task, (net.get(pair.task) ?? 0) + step);
+	}
+	// One pair per task: the sign test as it always was (the sign-flip test gives the same p-value there).
+	const clustered = pairs.length > net.size;
+	const p = clustered ? taskSignFlipTest([...net.values()]) : exactSignTest(candidateOnly, baselineOnly);
 	return {
 		pairs: pairs.length,
 		candidate_only: candidateOnly,
@@ -137,27 +159,43 @@ function signTest(pairs: Pair[], confidence: number): SignTest {
 		p_value: p,
 		significant: p <= 1 - confidence,
 		favours: candidateOnly === baselineOnly ? null : candidateOnly > baselineOnly ? 'candidate' : 'baseline',
+		clustered,
 	};
 }
 
-function bootstrapInterval(metric: PairedMetric, pairs: Pair[], options: Required<StatisticsOptions>): PairedInterval {
+/** Per task, in first-seen order, the paired differences (candidate minus baseline) of one statistic; unknown sides left out. */
+export const TaskDifferencesSchema = z.object({task: z.string(), differences: z.array(z.number())});
+export type TaskDifferences = z.infer<typeof TaskDifferencesSchema>;
+
+/** The paired differences the intervals resample, per task, for a page's chart. */
+export function taskDifferences(baseline: Report, candidate: Report, metric: PairedMetric): TaskDifferences[] {
+	return [...differencesByTask(metric, pairEntries(baseline, candidate)).entries()].map(([task, differences]) => ({task, differences}));
+}
+
+function differencesByTask(metric: PairedMetric, pairs: Pair[]): Map<string, number[]> {
 	const byTask = new Map<string, number[]>();
-	let known = 0;
 	for (const pair of pairs) {
 		const b = metricOf(metric, pair.baseline);
 		const c = metricOf(metric, pair.candidate);
 		if (b === null || c === null) continue;
 		byTask.set(pair.task, [...byTask.get(pair.task) ?? [], c - b]);
-		known += 1;
 	}
+	return byTask;
+}
+
+function bootstrapInterval(metric: PairedMetric, pairs: Pair[], options: Required<StatisticsOptions>): PairedInterval {
+	const byTask = differencesByTask(metric, pairs);
+	const known = [...byTask.values()].reduce((sum, group) => sum + group.length, 0);
 	const base = {metric, pairs: known, left_out: pairs.length - known, tasks: byTask.size};
-	if (known === 0) return {...base, mean_difference: null, low: null, high: null, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null};
+	const margin = options.margins[metric] ?? null;
+	if (known === 0) return {...base, mean_difference: null, low: null, high: null, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null, margin, margin_p_value: null};
 	const clusters = clustersOf([...byTask.values()]);
 	const clustered = known > byTask.size;
 	const interval = clusterBootstrap(clusters, options.confidence, options.seed, options.resamples, clustered);
 	const spread = varianceDecomposition(clusters);
 	const p = clusterBootstrapPValue(clusters, options.seed, options.resamples, clustered);
-	return {...base, mean_difference: mean(clusters.values), ...interval, clustered, cluster_se: clusterRobustSE(clusters), ...spread, p_value: p};
+	const beyond = margin === null ? null : clusterBootstrapPValue(clusters, options.seed, options.resamples, clustered, -margin);
+	return {...base, mean_difference: mean(clusters.values), ...interval, clustered, cluster_se: clusterRobustSE(clusters), ...spread, p_value: p, margin, margin_p_value: beyond};
 }
 
 /** Unknown usage is null and stays out of the pairs; a task that never ran has no wall time. */
@@ -168,4 +206,9 @@ function metricOf(metric: PairedMetric, task: TaskResult): number | null {
 
 function mean(values: Float64Array): number {
 	return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** How the pass/fail p-value was found, as messages name it. */
+export function signTestName(test: SignTest): string {
+	return test.clustered === true ? 'exact sign-flip test over tasks' : 'exact sign test';
 }

@@ -15,6 +15,8 @@ import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
 import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
 import {planPower, powerText} from './plan-power.js';
+import type {Pilot} from './pilot.js';
+import {UsageError} from '../input-error.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
@@ -44,6 +46,8 @@ export interface FreezeOptions {
 	agentSpec?: string;
 	/** Where a warning that does not stop the freeze goes (one line each); dropped when absent. */
 	warn?: (line: string) => void;
+	/** `--pilot REPORT`: a prior baseline report whose pass rate and spread size the plan's power. */
+	pilot?: Pilot;
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
@@ -73,7 +77,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		planTasks = frozen.tasks;
 	}
 	// Refused before any identity is computed: a rule no result could meet is not worth freezing. A controller decides by its own accept.
-	const power = controller === null ? planPower(policy.acceptance, planTasks.length, repeat) : undefined;
+	const power = controller === null ? planPower(policy.acceptance, planTasks.length, repeat, options.pilot) : undefined;
+	if (options.pilot !== undefined && power === undefined) throw new UsageError('--pilot sizes the power of a rule with min_confidence, and this plan\'s rule has none (or a controller decides)');
 	const tools = planTasks.flatMap(task => task.tools);
 	const identities = await computeIdentities(tasks, tools, configuration, controller === null ? null : {identity_digest: controller.identity_digest, files: controller.identity.files});
 	const cartridge = options.cartridge === undefined ? undefined : planCartridgeOf(options.cartridge);

@@ -3,7 +3,8 @@ import {dirname, join, resolve} from 'node:path';
 import {z} from 'zod';
 import {Report} from '../attempt/report/report-schema.js';
 import {Decision} from '../compare/decision-schema.js';
-import {pairedStatistics} from '../compare/statistics.js';
+import {PairedMetric, pairedStatistics, taskDifferences} from '../compare/statistics.js';
+import {CandidatesDecision} from '../compare/candidates-decision-schema.js';
 import {leakCell} from './leak-audit.js';
 import {planIdentity} from './plan-identity.js';
 import {ReportInput, type SideInput} from './report-input.js';
@@ -16,7 +17,7 @@ export class ReportInputError extends InputError {
 }
 
 /** An attempt's evidence directory, or a comparison: two report.json files and the decision made over them. */
-export type ReportPaths = {attempt: string} | {baseline: string; candidate: string; decision: string};
+export type ReportPaths = {attempt: string} | {baseline: string; candidate: string; decision: string} | {family: string};
 
 /** Reads and validates every file the page shows, so that rendering is a pure function of the result. */
 export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> {
@@ -24,6 +25,7 @@ export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> 
 		const side = await loadSide('attempt', join(resolve(paths.attempt), 'report.json'));
 		return ReportInput.parse({kind: 'attempt', sides: [side], decision: null, plan: await loadPlan(side), statistics: null, generated_at: new Date().toISOString()});
 	}
+	if ('family' in paths) return loadFamily(resolve(paths.family));
 	const baseline = await loadSide('baseline', resolve(paths.baseline));
 	const candidate = await loadSide('candidate', resolve(paths.candidate));
 	const decision = parsed(Decision, await readJson(resolve(paths.decision), 'decision'), 'decision', paths.decision);
@@ -32,9 +34,22 @@ export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> 
 		sides: [baseline, candidate],
 		decision,
 		plan: await loadPlan(baseline),
-		statistics: pairedStatistics(baseline.report, candidate.report),
+		// The decision's own statistics (its confidence, its margins) where it kept them; else computed at its confidence.
+		statistics: decision.statistics ?? pairedStatistics(baseline.report, candidate.report, {confidence: decision.policy?.min_confidence ?? 0.95}),
 		generated_at: new Date().toISOString(),
 	});
+}
+
+/** Several candidates: the family's decision names the baseline and every candidate; the page shows them side by side. */
+async function loadFamily(path: string): Promise<ReportInput> {
+	const decision = parsed(CandidatesDecision, await readJson(path, 'decision'), 'decision', path);
+	const baseline = await loadSide('baseline', resolve(decision.baseline));
+	const differences = [];
+	for (const item of decision.candidates) {
+		const candidate = parsed(Report, await readJson(resolve(item.candidate), 'report'), 'report', item.candidate);
+		differences.push(PairedMetric.options.map(metric => ({metric, tasks: taskDifferences(baseline.report, candidate, metric)})));
+	}
+	return ReportInput.parse({kind: 'candidates', sides: [baseline], decision: null, plan: await loadPlan(baseline), statistics: null, generated_at: new Date().toISOString(), family: {decision, differences}});
 }
 
 async function loadSide(label: SideInput['label'], reportPath: string): Promise<SideInput> {

@@ -1,6 +1,8 @@
 import {integrityReasonText, type Report, type TaskResult} from '../attempt/report/report-schema.js';
 import type {ReportInput, SideInput} from './report-input.js';
 import type {TaskEvidence} from './task-evidence.js';
+import {PairedMetric, taskDifferences} from '../compare/statistics.js';
+import {summaryMarkdown} from '../compare/ci/summary-markdown.js';
 
 /** What the page's table shows of one task on one side. */
 function cellOf(side: SideInput, index: number) {
@@ -74,7 +76,34 @@ export function pageData(input: ReportInput) {
 		policy: input.decision.policy, duration_ratio: input.decision.duration_ratio, timing: input.decision.timing,
 		insufficient: input.decision.insufficient,
 	};
-	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, sides: input.sides.map(sideOf), rows};
+	return {kind: input.kind, generated_at: input.generated_at, plan: input.plan, statistics: input.statistics, decision, retried: input.decision?.retried ?? [], sides: input.sides.map(sideOf), rows, charts: chartsOf(input), family: familyOf(input), summary_markdown: summaryOf(input)};
+}
+
+/** The decision as --summary-md writes it (without the page's own link), which the page renders. */
+function summaryOf(input: ReportInput): string | null {
+	const decision = input.family?.decision ?? input.decision;
+	return decision === null ? null : summaryMarkdown(decision, null);
+}
+
+/** Every candidate of a family side by side: its verdict, p-values, own decision's statistics and checks, and its charts' data. */
+function familyOf(input: ReportInput) {
+	if (input.family === null) return null;
+	const {decision, differences} = input.family;
+	return {
+		baseline: decision.baseline, correction: decision.correction, family_size: decision.family_size, confidence: decision.confidence, accepted: decision.accepted,
+		candidates: decision.candidates.map((item, index) => ({
+			candidate: item.candidate, verdict: item.verdict, alone: item.decision.decision, p_value: item.p_value, adjusted_p_value: item.adjusted_p_value,
+			checks: item.decision.checks, insufficient: item.decision.insufficient, statistics: item.decision.statistics, totals: item.decision.candidate.totals,
+			charts: differences[index] ?? [],
+		})),
+	};
+}
+
+/** Per statistic, each task's paired differences, which the page draws beside the statistic's interval. */
+function chartsOf(input: ReportInput) {
+	const [baseline, candidate] = input.sides;
+	if (input.kind !== 'comparison' || baseline === undefined || candidate === undefined) return [];
+	return PairedMetric.options.map(metric => ({metric, tasks: taskDifferences(baseline.report, candidate.report, metric)}));
 }
 
 /** One embedded evidence block per task and side, named so the page finds it when the task is opened. */

@@ -9,6 +9,7 @@ export const pageScript = String.raw`
 	var started = performance.now();
 	var data = JSON.parse(document.getElementById('hlab-data').textContent);
 	var comparison = data.kind === 'comparison';
+	var family = data.family;
 
 	function h(tag, props) {
 		var node = document.createElement(tag);
@@ -36,12 +37,52 @@ export const pageScript = String.raw`
 	function section(title, id) { return h('section', {id: id}, h('h2', {text: title})); }
 
 	function header() {
-		var title = comparison ? 'Comparison' : 'Attempt';
+		var title = comparison ? 'Comparison' : family ? 'Candidates against one baseline' : 'Attempt';
 		var sub = data.sides.map(function (side) { return side.label + ' ' + side.attempt_id; }).join(' · ');
 		return h('header', null, h('div', {cls: 'brand', text: 'harness-lab'}), h('h1', {text: title}), h('p', {cls: 'muted', text: sub + ' · page made ' + data.generated_at}));
 	}
 
+	// Every candidate of one family decision in a column of its own, beside the others, then a chart per statistic each.
+	function familySection() {
+		var out = section('Decision', 'decision');
+		var names = {turns: 'turns', total_tokens: 'tokens', wall_ms: 'duration (ms)'};
+		var level = family.confidence === null ? null : Math.round(family.confidence * 1000) / 10 + '%';
+		out.appendChild(h('div', {cls: 'verdict ' + (family.accepted.length ? 'good' : 'unsure'), id: 'verdict'}, h('strong', {text: family.accepted.length + ' OF ' + family.candidates.length + ' ACCEPTED'}), family.family_size ? ' · Holm\'s correction over ' + family.family_size + ' p-values' + (level ? ' at ' + level : '') : ' · no p-values to correct (the rule has no min_confidence)'));
+		var p = function (value) { return value === null || value === undefined ? '—' : value < 0.0001 ? value.toExponential(2) : value.toPrecision(3); };
+		var interval = function (c, metric) {
+			var d = c.statistics && c.statistics.differences.filter(function (x) { return x.metric === metric; })[0];
+			return !d || d.low === null ? '—' : signed(d.mean_difference, 2) + ' [' + signed(d.low, 2) + ', ' + signed(d.high, 2) + ']' + (d.clustered ? ' by task' : '');
+		};
+		var rows = [
+			['verdict', function (c) { return h('span', {cls: 'pill ' + (c.verdict === 'accept' ? 'passed' : c.verdict === 'reject' ? 'failed' : 'unsure'), text: c.verdict}); }],
+			['alone', function (c) { return c.alone; }],
+			['p-value', function (c) { return p(c.p_value); }],
+			['Holm-adjusted', function (c) { return p(c.adjusted_p_value); }],
+			['passed', function (c) { return c.totals ? c.totals.passed + ' / ' + c.totals.tasks : '—'; }],
+			['pass/fail pairs', function (c) { var pf = c.statistics && c.statistics.pass_fail; return pf ? '+' + pf.candidate_only + ' / −' + pf.baseline_only + ', p ' + p(pf.p_value) : '—'; }],
+			['turns', function (c) { return interval(c, 'turns'); }],
+			['tokens', function (c) { return interval(c, 'total_tokens'); }],
+			['duration (ms)', function (c) { return interval(c, 'wall_ms'); }],
+			['what to do', function (c) { return c.insufficient ? c.insufficient.message : c.verdict === 'insufficient' ? 'accepted alone, but not once corrected for the family: more trials or fewer candidates' : '—'; }],
+			['failed checks', function (c) { var failed = c.checks.filter(function (x) { return !x.satisfied; }); return failed.length ? h('ul', {cls: 'checks'}, failed.map(function (x) { return h('li', {cls: 'no'}, h('span', {cls: 'rule', text: x.rule}), h('span', {text: x.message})); })) : 'none'; }],
+		];
+		out.appendChild(h('div', {cls: 'scroll'}, h('table', {cls: 'small family', id: 'family'},
+			h('thead', null, h('tr', null, h('th', {text: 'candidate'}), family.candidates.map(function (c) { return h('th', {text: c.candidate}); }))),
+			h('tbody', null, rows.map(function (r) { return h('tr', {'data-row': r[0]}, h('th', {text: r[0]}), family.candidates.map(function (c) { return h('td', null, r[1](c)); })); })))));
+		out.appendChild(h('p', {cls: 'muted', text: 'Baseline ' + family.baseline + '. Intervals: mean paired difference (candidate − baseline) and its interval; "by task": the repeats were resampled by task.'}));
+		var metrics = ['turns', 'total_tokens', 'wall_ms'];
+		out.appendChild(h('div', {cls: 'family-charts'}, metrics.map(function (metric) {
+			return h('div', {cls: 'charts', 'data-metric': metric}, family.candidates.map(function (c, index) {
+				var chart = c.charts.filter(function (x) { return x.metric === metric; })[0];
+				var d = c.statistics && c.statistics.differences.filter(function (x) { return x.metric === metric; })[0];
+				return h('div', null, h('div', {cls: 'chart-title', text: 'candidate ' + (index + 1) + ': ' + c.candidate.split('/').slice(-2).join('/')}), differenceChart(names[metric], chart ? chart.tasks : [], d, level || '95%'));
+			}));
+		})));
+		return out;
+	}
+
 	function decisionSection() {
+		if (family) return familySection();
 		var out = section(comparison ? 'Decision' : 'Result', 'decision');
 		if (!comparison) {
 			var side = data.sides[0];
@@ -69,7 +110,10 @@ export const pageScript = String.raw`
 		var out = section('Paired statistics', 'statistics');
 		var pf = s.pass_fail;
 		var level = Math.round(s.confidence * 1000) / 10 + '%';
-		out.appendChild(h('p', {cls: 'lead'}, h('strong', {text: pf.significant ? 'Significant' : 'Not significant'}), ' at ' + level + ': of ' + pf.pairs + ' paired trials, the candidate alone passed ' + pf.candidate_only + ' and the baseline alone ' + pf.baseline_only + ' (exact two-sided sign test, p = ' + (pf.p_value < 0.0001 ? pf.p_value.toExponential(2) : pf.p_value.toFixed(4)) + ').'));
+		var test = pf.clustered ? 'exact sign-flip test over tasks, the trials of a task flipped together' : 'exact two-sided sign test';
+		out.appendChild(h('p', {cls: 'lead', id: 'pass-fail'}, h('strong', {text: pf.significant ? 'Significant' : 'Not significant'}), ' at ' + level + ': of ' + pf.pairs + ' paired trials, the candidate alone passed ' + pf.candidate_only + ' and the baseline alone ' + pf.baseline_only + ' (' + test + ', p = ' + (pf.p_value < 0.0001 ? pf.p_value.toExponential(2) : pf.p_value.toFixed(4)) + ').'));
+		var power = powerLine();
+		if (power) out.appendChild(power);
 		var names = {turns: 'turns', total_tokens: 'tokens', wall_ms: 'duration (ms)'};
 		out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['difference (candidate − baseline)', 'mean', level + ' interval', 'pairs used', 'left out (unknown)', 'resampled', 'cluster-robust SE', 'variance between / within tasks'].map(function (t) { return h('th', {text: t}); }))),
 			h('tbody', null, s.differences.map(function (d) {
@@ -78,13 +122,126 @@ export const pageScript = String.raw`
 				var spread = d.between_task == null && d.within_task == null ? '—' : precise(d.between_task) + ' / ' + precise(d.within_task);
 				return h('tr', null, h('td', {text: names[d.metric] || d.metric}), h('td', {cls: 'n', text: signed(d.mean_difference, 1)}), h('td', {cls: 'n', text: d.low === null ? '—' : '[' + signed(d.low, 1) + ', ' + signed(d.high, 1) + ']'}), h('td', {cls: 'n', text: d.pairs}), h('td', {cls: 'n', text: d.left_out}), h('td', {cls: 'resampled', text: resampled}), h('td', {cls: 'n', text: precise(d.cluster_se)}), h('td', {cls: 'n', text: spread}));
 			}))));
-		out.appendChild(h('p', {cls: 'muted', text: 'Seeded percentile bootstrap, seed ' + s.seed + ', ' + s.resamples.toLocaleString('en-US') + ' resamples.'}));
+		out.appendChild(h('p', {cls: 'muted', text: 'Seeded percentile bootstrap, seed ' + s.seed + ', ' + s.resamples.toLocaleString('en-US') + ' resamples; with repeats it resamples whole tasks and widens the interval for few tasks. Variance between tasks: how much tasks differ in their mean difference; within: how much the trials of one task differ.'}));
+		out.appendChild(h('div', {cls: 'charts'}, data.charts.map(function (chart) {
+			var interval = s.differences.filter(function (d) { return d.metric === chart.metric; })[0];
+			return differenceChart(names[chart.metric] || chart.metric, chart.tasks, interval, level);
+		})));
+		if (data.retried.length) out.appendChild(h('div', {id: 'retried'}, h('h3', {text: 'Retried or failed by the infrastructure'}), h('p', {cls: 'muted', text: 'Each entry counts once, as it ran: a rerun never stands in for it.'}),
+			h('ul', null, data.retried.map(function (r) { return h('li', {text: r.side + ' ' + r.task_id + ': ' + [r.provider_retries ? r.provider_retries + ' provider retries' : '', r.infrastructure ? 'infrastructure failure' : ''].filter(Boolean).join(', ')}); }))));
 		if (s.tasks.some(function (t) { return t.trials > 1; })) {
 			out.appendChild(h('table', {cls: 'small'}, h('thead', null, h('tr', null, ['task', 'trials', 'baseline pass rate', 'candidate pass rate'].map(function (t) { return h('th', {text: t}); }))),
 				h('tbody', null, s.tasks.map(function (t) {
 					return h('tr', null, h('td', {text: t.task}), h('td', {cls: 'n', text: t.trials}), h('td', {cls: 'n', text: t.baseline_passed + '/' + t.trials}), h('td', {cls: 'n', text: t.candidate_passed + '/' + t.trials}));
 				}))));
 		}
+		return out;
+	}
+
+	// What the plan could show before it ran: the power it was frozen with, when its rule judges significance.
+	function powerLine() {
+		var p = data.plan && data.plan.power;
+		if (!p) return null;
+		var effect = p.detectable_effect === null ? 'no pass-rate gain is found with ' + p.power * 100 + '% power' : 'the smallest pass-rate gain found with ' + p.power * 100 + '% power is ' + p.detectable_effect + ' (from a ' + Math.round(p.baseline_rate * 1000) / 10 + '% baseline pass rate)';
+		var pilot = p.pilot ? p.pilot.detectable.map(function (d) { return (d.statistic === 'total_tokens' ? 'tokens' : d.statistic === 'wall_ms' ? 'ms' : d.statistic) + ' ' + (d.detectable_difference === null ? '—' : (d.at_most ? '≤ ' : '') + d.detectable_difference + ' per trial'); }).join(', ') : null;
+		return h('p', {id: 'power'}, h('strong', {text: 'Power at freeze: '}), 'over ' + p.tasks + ' tasks × ' + p.trials_per_task + ' trials, ' + effect + '; significance needs at least ' + p.fewest_discordant_pairs + (p.trials_per_task === 1 ? ' discordant pairs' : ' tasks with a net win') + '.' + (pilot ? ' From the pilot, the smallest mean saving found: ' + pilot + '.' : ''));
+	}
+
+	var svgNs = 'http://www.w3.org/2000/svg';
+	function s_(tag, attrs) {
+		var node = document.createElementNS(svgNs, tag);
+		for (var key in attrs) if (key === 'text') node.textContent = String(attrs[key]); else node.setAttribute(key, String(attrs[key]));
+		for (var i = 2; i < arguments.length; i++) if (arguments[i]) node.appendChild(arguments[i]);
+		return node;
+	}
+	// Per task, each trial's paired difference (a dot) and the task's mean (a bar), over the interval of the mean (the band) and zero.
+	function differenceChart(title, tasks, interval, level) {
+		var figure = h('figure', {cls: 'chart', 'data-metric': interval ? interval.metric : title});
+		var values = [0];
+		tasks.forEach(function (t) { values = values.concat(t.differences); });
+		if (interval && interval.low !== null) values.push(interval.low, interval.high);
+		var low = Math.min.apply(null, values), high = Math.max.apply(null, values);
+		if (low === high) { low -= 1; high += 1; }
+		var pad = (high - low) * 0.08; low -= pad; high += pad;
+		var left = 150, width = 560, row = 18, top = 22, plotW = width - left - 16, height = top + row * Math.max(1, tasks.length) + 26;
+		var x = function (v) { return left + (v - low) / (high - low) * plotW; };
+		var svg = s_('svg', {width: width, height: height, viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': title + ': paired differences per task with the ' + level + ' interval'});
+		var bottom = top + row * Math.max(1, tasks.length);
+		if (interval && interval.low !== null) {
+			svg.appendChild(s_('rect', {'class': 'band', x: x(interval.low), y: top - 4, width: Math.max(1, x(interval.high) - x(interval.low)), height: bottom - top + 8, fill: 'rgba(37, 99, 235, 0.15)'}));
+			svg.appendChild(s_('line', {x1: x(interval.mean_difference), x2: x(interval.mean_difference), y1: top - 4, y2: bottom + 4, stroke: '#2563eb', 'stroke-width': 2, 'stroke-dasharray': '4 3'}));
+		}
+		svg.appendChild(s_('line', {x1: x(0), x2: x(0), y1: top - 8, y2: bottom + 4, stroke: '#111827', 'stroke-width': 1}));
+		tasks.forEach(function (t, i) {
+			var y = top + row * i + row / 2;
+			svg.appendChild(s_('text', {x: left - 8, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#374151', text: t.task.length > 22 ? t.task.slice(0, 21) + '…' : t.task}));
+			var mean = t.differences.reduce(function (a, b) { return a + b; }, 0) / t.differences.length;
+			svg.appendChild(s_('line', {x1: x(mean), x2: x(mean), y1: y - 6, y2: y + 6, stroke: mean < 0 ? '#15803d' : mean > 0 ? '#b91c1c' : '#6b7280', 'stroke-width': 3}));
+			t.differences.forEach(function (d) { svg.appendChild(s_('circle', {cx: x(d), cy: y, r: 3, fill: 'rgba(17, 24, 39, 0.45)'})); });
+		});
+		[low + pad, 0, high - pad].forEach(function (v, i) {
+			if (i !== 1 && Math.abs(v) < (high - low) * 0.05) return;
+			svg.appendChild(s_('text', {x: x(v), y: bottom + 18, 'text-anchor': 'middle', 'font-size': 11, fill: '#6b7280', text: signed(v, Math.abs(v) >= 100 ? 0 : 1)}));
+		});
+		svg.appendChild(s_('text', {x: left, y: 13, 'font-size': 12, 'font-weight': 600, fill: '#111827', text: title + ' (candidate − baseline)'}));
+		figure.appendChild(svg);
+		figure.appendChild(h('figcaption', {cls: 'muted', text: interval && interval.low !== null ? 'mean ' + signed(interval.mean_difference, 2) + ', ' + level + ' interval [' + signed(interval.low, 2) + ', ' + signed(interval.high, 2) + '] over ' + interval.tasks + ' tasks; dots: trials, bars: task means' : 'no pair with both sides known'}));
+		return figure;
+	}
+
+	// The Markdown summary a CI job page shows (--summary-md), rendered here from its text: headings, paragraphs,
+	// tables, bold, code and links, every piece a text node, so a recorded message cannot become markup.
+	function summarySection() {
+		if (!data.summary_markdown) return null;
+		var out = section('CI summary', 'ci-summary');
+		out.appendChild(h('p', {cls: 'muted', text: 'What --summary-md writes (and $GITHUB_STEP_SUMMARY shows), rendered.'}));
+		out.appendChild(h('div', {cls: 'markdown'}, markdownBlocks(data.summary_markdown)));
+		return out;
+	}
+	function markdownBlocks(text) {
+		var lines = text.split('\n'), nodes = [], i = 0;
+		while (i < lines.length) {
+			var line = lines[i];
+			var heading = /^(#{1,6}) (.*)$/.exec(line);
+			if (heading) { nodes.push(h('h' + Math.min(6, heading[1].length + 1), null, inline(heading[2]))); i++; continue; }
+			if (/^\|/.test(line) && i + 1 < lines.length && /^\|( ?:?-+:? ?\|)+$/.test(lines[i + 1])) {
+				var head = cellsOf(line), body = [];
+				i += 2;
+				while (i < lines.length && /^\|/.test(lines[i])) { body.push(cellsOf(lines[i])); i++; }
+				nodes.push(h('table', {cls: 'small'}, h('thead', null, h('tr', null, head.map(function (c) { return h('th', null, inline(c)); }))), h('tbody', null, body.map(function (r) { return h('tr', null, r.map(function (c) { return h('td', null, inline(c)); })); }))));
+				continue;
+			}
+			if (line.trim() === '') { i++; continue; }
+			var para = [];
+			while (i < lines.length && lines[i].trim() !== '' && !/^(#{1,6} |\|)/.test(lines[i])) { para.push(lines[i]); i++; }
+			nodes.push(h('p', null, inline(para.join(' '))));
+		}
+		return nodes;
+	}
+	// A row's cells, split at pipes that are not escaped.
+	function cellsOf(line) {
+		var cells = [], current = '';
+		var inner = line.replace(/^\|/, '').replace(/\|$/, '');
+		for (var k = 0; k < inner.length; k++) {
+			var ch = inner[k];
+			if (ch === '\\' && k + 1 < inner.length) { current += ch + inner[k + 1]; k++; continue; }
+			if (ch === '|') { cells.push(current.trim()); current = ''; continue; }
+			current += ch;
+		}
+		cells.push(current.trim());
+		return cells;
+	}
+	function unescape(text) { return text.replace(/\\([\\|\x60*_\[\]()#])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'); }
+	function inline(text) {
+		var out = [], pattern = /\x60([^\x60]*)\x60|\*\*(.+?)\*\*|\[([^\]]*)\]\(([^)\s]*)\)/g, last = 0, match;
+		while ((match = pattern.exec(text)) !== null) {
+			if (match.index > last) out.push(unescape(text.slice(last, match.index)));
+			if (match[1] !== undefined) out.push(h('code', {text: unescape(match[1])}));
+			else if (match[2] !== undefined) out.push(h('strong', {text: unescape(match[2])}));
+			else out.push(h('a', {href: match[4], text: unescape(match[3])}));
+			last = pattern.lastIndex;
+		}
+		if (last < text.length) out.push(unescape(text.slice(last)));
 		return out;
 	}
 
@@ -102,7 +259,7 @@ export const pageScript = String.raw`
 	}
 
 	function sidesSection() {
-		var out = section(comparison ? 'Sides' : 'Attempt', 'sides');
+		var out = section(comparison ? 'Sides' : family ? 'Baseline' : 'Attempt', 'sides');
 		out.appendChild(h('div', {cls: 'sides'}, data.sides.map(function (side) {
 			var t = side.totals;
 			return h('div', {cls: 'card'}, h('h3', {text: side.label}),
@@ -285,7 +442,7 @@ export const pageScript = String.raw`
 		})));
 	}
 
-	var main = h('main', null, header(), decisionSection(), statisticsSection(), sidesSection(), planSection(), tasksSection());
+	var main = h('main', null, header(), decisionSection(), statisticsSection(), sidesSection(), planSection(), tasksSection(), summarySection());
 	document.body.appendChild(main);
 	apply();
 	document.body.setAttribute('data-rendered-ms', String(Math.round(performance.now())));

@@ -89,4 +89,13 @@ summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 details.journal { margin-top: 10px; }
 .journal-table td { border-bottom: 1px solid #f0f1f3; padding: 2px 6px; }
 .jtype { font-weight: 600; font-size: 12px; white-space: nowrap; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px 24px; margin: 12px 0; }
+figure.chart { margin: 0; }
+figure.chart figcaption { font-size: 12px; }
+#power { margin: 8px 0; }
+.family td, .family th { vertical-align: top; max-width: 360px; }
+.pill.unsure { background: #fef3c7; color: #92400e; }
+.chart-title { font-size: 12px; margin: 4px 0; color: var(--muted); }
+.markdown h3, .markdown h4 { margin: 12px 0 6px; }
+.markdown table { margin: 8px 0; }
 `;

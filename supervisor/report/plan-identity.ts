@@ -13,6 +13,8 @@ export const PlanIdentity = z.object({
 	repeat: z.number().nullable(),
 	hypothesis: z.unknown(),
 	task_count: z.number().nullable(),
+	/** The power the plan was frozen with (`power` in plans whose rule sets min_confidence); null otherwise. */
+	power: z.unknown().default(null),
 });
 export type PlanIdentity = z.infer<typeof PlanIdentity>;
 
@@ -27,6 +29,7 @@ const PlanFields = z.object({
 	repeat: z.number().optional(),
 	hypothesis: z.unknown().optional(),
 	task_ids: z.array(z.string()).optional(),
+	power: z.unknown().optional(),
 }).loose();
 
 /** Null when the value is not a plan-like object at all. */
@@ -45,6 +48,7 @@ export function planIdentity(plan: unknown): PlanIdentity | null {
 		repeat: fields.repeat ?? null,
 		hypothesis: fields.hypothesis ?? null,
 		task_count: fields.task_ids?.length ?? null,
+		power: fields.power ?? null,
 	};
 }
 

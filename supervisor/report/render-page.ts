@@ -8,7 +8,7 @@ import {scriptJson} from './script-json.js';
 export function renderReportPage(input: ReportInput): string {
 	const valid = ReportInput.parse(input);
 	const data = pageData(valid);
-	const title = valid.kind === 'comparison' ? `hlab comparison: ${valid.decision?.decision ?? 'no decision'}` : `hlab attempt ${data.sides[0]?.attempt_id ?? ''}`;
+	const title = valid.kind === 'comparison' ? `hlab comparison: ${valid.decision?.decision ?? 'no decision'}` : valid.kind === 'candidates' ? `hlab candidates: ${valid.family?.decision.accepted.length ?? 0} accepted` : `hlab attempt ${data.sides[0]?.attempt_id ?? ''}`;
 	return [
 		'<!doctype html>',
 		'<html lang="en"><head><meta charset="utf-8">',

@@ -1,7 +1,8 @@
 import {z} from 'zod';
 import {Report} from '../attempt/report/report-schema.js';
 import {Decision} from '../compare/decision-schema.js';
-import {PairedStatistics} from '../compare/statistics.js';
+import {CandidatesDecision} from '../compare/candidates-decision-schema.js';
+import {PairedMetric, PairedStatistics, TaskDifferencesSchema} from '../compare/statistics.js';
 import {LeakCell} from './leak-audit.js';
 import {PlanIdentity} from './plan-identity.js';
 import {TaskEvidence} from './task-evidence.js';
@@ -18,7 +19,7 @@ export type SideInput = z.infer<typeof SideInput>;
 
 /** Everything `renderReportPage` needs, already read: the renderer touches no file. */
 export const ReportInput = z.object({
-	kind: z.enum(['attempt', 'comparison']),
+	kind: z.enum(['attempt', 'comparison', 'candidates']),
 	sides: z.array(SideInput).min(1).max(2),
 	/** A comparison's decision.json; null for an attempt. */
 	decision: Decision.nullable(),
@@ -26,5 +27,10 @@ export const ReportInput = z.object({
 	/** Paired statistics over the shared denominator, when both sides are known. */
 	statistics: PairedStatistics.nullable(),
 	generated_at: z.string(),
+	/** Several candidates against one baseline: the family's decision, and per candidate each statistic's paired differences by task. Null otherwise. */
+	family: z.object({
+		decision: CandidatesDecision,
+		differences: z.array(z.array(z.object({metric: PairedMetric, tasks: z.array(TaskDifferencesSchema)}))),
+	}).nullable().default(null),
 });
 export type ReportInput = z.infer<typeof ReportInput>;

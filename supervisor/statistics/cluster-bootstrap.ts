@@ -32,24 +32,25 @@ function expandedAlpha(alpha: number, clusters: number): number {
 }
 
 /**
- * The two-sided p-value of a zero mean difference that matches the interval above: the largest 1 − confidence at
- * which the interval still holds zero (so it is at most 1 − confidence exactly when the interval excludes zero). Found by bisection over confidence, drawing the same resamples each time.
+ * The two-sided p-value of a mean difference equal to `at` (0 unless a margin is tested) that matches the interval
+ * above: the largest 1 − confidence at which the interval still holds `at` (so it is at most 1 − confidence exactly
+ * when the interval excludes it). Found by bisection over confidence, drawing the same resamples each time.
  */
-export function clusterBootstrapPValue(clusters: Clusters, seed: number, resamples: number, expanded = false): number {
+export function clusterBootstrapPValue(clusters: Clusters, seed: number, resamples: number, expanded = false, at = 0): number {
 	const means = resampleMeans(clusters, seed, resamples).sort();
-	const holdsZero = (alpha: number): boolean => {
+	const holds = (alpha: number): boolean => {
 		const tail = expanded ? expandedAlpha(alpha, clusters.sums.length) : alpha;
-		return quantile(means, tail / 2) <= 0 && quantile(means, 1 - tail / 2) >= 0;
+		return quantile(means, tail / 2) <= at && quantile(means, 1 - tail / 2) >= at;
 	};
-	if (holdsZero(1)) return 1;
+	if (holds(1)) return 1;
 	// Resamples cannot tell p-values below one in `resamples` apart: that is the floor, never 0.
 	const floor = 1 / resamples;
-	if (!holdsZero(floor)) return floor;
+	if (!holds(floor)) return floor;
 	let low = floor;
 	let high = 1;
 	for (let step = 0; step < 40; step += 1) {
 		const middle = (low + high) / 2;
-		if (holdsZero(middle)) low = middle;
+		if (holds(middle)) low = middle;
 		else high = middle;
 	}
 	return high;

@@ -1,7 +1,7 @@
 import t from 'tap';
 import {uniformFloat64} from 'pure-rand/distribution/uniformFloat64';
 import {xoroshiro128plus} from 'pure-rand/generator/xoroshiro128plus';
-import {exactSignTest} from '../../supervisor/statistics/sign-test.js';
+import {taskSignFlipTest} from '../../supervisor/statistics/task-sign-flip.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
 
@@ -12,19 +12,22 @@ const effect = 0.15;
 const baselineRate = 0.5;
 const experiments = 2000;
 
-/** How often the sign test finds the candidate better over tasks × trials independent pairs, by simulation. */
+/** How often the decision's test (with repeats: the sign-flip test over tasks) finds the candidate better, by simulation. */
 function simulatedPower(trials: number, random: () => number): number {
 	let found = 0;
 	for (let experiment = 0; experiment < experiments; experiment += 1) {
-		let candidateOnly = 0;
-		let baselineOnly = 0;
-		for (let pair = 0; pair < tasks * trials; pair += 1) {
-			const b = random() < baselineRate;
-			const c = random() < baselineRate + effect;
-			if (c && !b) candidateOnly += 1;
-			if (b && !c) baselineOnly += 1;
+		const nets: number[] = [];
+		for (let task = 0; task < tasks; task += 1) {
+			let net = 0;
+			for (let trial = 0; trial < trials; trial += 1) {
+				const b = random() < baselineRate;
+				const c = random() < baselineRate + effect;
+				if (c && !b) net += 1;
+				if (b && !c) net -= 1;
+			}
+			nets.push(net);
 		}
-		if (candidateOnly > baselineOnly && exactSignTest(candidateOnly, baselineOnly) <= 0.05) found += 1;
+		if (nets.reduce((sum, net) => sum + net, 0) > 0 && taskSignFlipTest(nets) <= 0.05) found += 1;
 	}
 	return found / experiments;
 }

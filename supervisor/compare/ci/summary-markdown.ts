@@ -1,5 +1,6 @@
 import type {Decision} from '../decision-schema.js';
 import type {CandidatesDecision} from '../candidates-decision-schema.js';
+import {signTestName} from '../statistics.js';
 
 /** A decision as the Markdown a person reads on a CI job page: the verdict, the checks, the statistics, the tasks. */
 export function summaryMarkdown(decision: Decision | CandidatesDecision, page: string | null): string {
@@ -33,7 +34,7 @@ function decisionMarkdown(decision: Decision, verdict: Decision['decision']): st
 		...decision.checks.map(check => `| ${check.satisfied ? '✅' : '❌'} | ${check.rule} | ${cell(check.message)} |`),
 		...(stats === null ? [] : [
 			'',
-			`Paired statistics at ${Math.round(stats.confidence * 100)}%: candidate alone passed ${stats.pass_fail.candidate_only}, baseline alone ${stats.pass_fail.baseline_only} of ${stats.pass_fail.pairs} pairs (exact sign test p = ${stats.pass_fail.p_value.toPrecision(3)}).`,
+			`Paired statistics at ${Math.round(stats.confidence * 100)}%: candidate alone passed ${stats.pass_fail.candidate_only}, baseline alone ${stats.pass_fail.baseline_only} of ${stats.pass_fail.pairs} pairs (${signTestName(stats.pass_fail)} p = ${stats.pass_fail.p_value.toPrecision(3)}).`,
 			'',
 			'| difference (candidate − baseline) | mean | interval | pairs |',
 			'| --- | --- | --- | --- |',

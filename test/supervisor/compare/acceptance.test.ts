@@ -130,15 +130,25 @@ t.test('with min_confidence, a candidate that wins by one trial on one task is n
 	t.equal(loose.accepted, true, 'on the sums alone one more pass is a gain');
 	const strict = applyAcceptance(policy({improvement: 'quality', require_all_pass: false, min_confidence: 0.95}), base, oneMore);
 	t.equal(strict.accepted, false);
-	t.match(strict.checks.find(check => check.rule === 'improvement')?.message, /no significant gain in passes at 95%: candidate alone passed 1, baseline alone 0 of 20 pairs, exact sign test p = 1\.00/);
+	t.match(strict.checks.find(check => check.rule === 'improvement')?.message, /no significant gain in passes at 95%: candidate alone passed 1, baseline alone 0 of 20 pairs, exact sign-flip test over tasks p = 1\.00/);
 });
 
 t.test('with min_confidence, a candidate that wins on most trials of most tasks is accepted, with its numbers', async t => {
+	const base = report('baseline', trials(7, 5, () => false));
+	const broad = report('candidate', trials(7, 5, (task, trial) => task < 6 && trial > 1));
+	const result = applyAcceptance(policy({improvement: 'quality', require_all_pass: false, min_confidence: 0.95}), base, broad);
+	t.equal(result.accepted, true, result.checks.map(check => check.message).join('\n'));
+	// Six tasks won of seven: two of the 64 sign assignments reach the observed net.
+	t.match(result.checks.find(check => check.rule === 'improvement')?.message, /more passes, significant at 95%: candidate alone passed 24, baseline alone 0 of 35 pairs, exact sign-flip test over tasks p = 0\.0313/);
+});
+
+t.test('with min_confidence, the same wins over too few tasks are not significant, however many trials', async t => {
 	const base = report('baseline', trials(4, 5, () => false));
 	const broad = report('candidate', trials(4, 5, (task, trial) => task < 3 && trial > 1));
 	const result = applyAcceptance(policy({improvement: 'quality', require_all_pass: false, min_confidence: 0.95}), base, broad);
-	t.equal(result.accepted, true, result.checks.map(check => check.message).join('\n'));
-	t.match(result.checks.find(check => check.rule === 'improvement')?.message, /more passes, significant at 95%: candidate alone passed 12, baseline alone 0 of 20 pairs, exact sign test p = 0\.000488/);
+	t.equal(result.accepted, false);
+	// The sign test over the 12 pairs said p = 0.000488, counting the trials of one task as independent.
+	t.match(result.checks.find(check => check.rule === 'improvement')?.message, /no significant gain in passes at 95%: candidate alone passed 12, baseline alone 0 of 20 pairs, exact sign-flip test over tasks p = 0\.250/);
 });
 
 t.test('with min_confidence, fewer turns count only when the interval of the paired difference is below zero', async t => {

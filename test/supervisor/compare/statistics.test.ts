@@ -62,18 +62,32 @@ t.test('a candidate that wins by one trial on one task is not significant at 0.9
 	t.same(stats.tasks.find(row => row.task === 'a'), {task: 'a', trials: 5, baseline_passed: 4, candidate_passed: 5, baseline_rate: 0.8, candidate_rate: 1});
 });
 
-t.test('a candidate that wins on most trials of most tasks is significant at 0.95', async t => {
+t.test('with repeats the pass/fail p-value flips whole tasks: 16 winning pairs over 4 tasks are 4 pieces of evidence, not 16', async t => {
 	const baseline = side('baseline', tasks, 5, () => ({passed: false}));
 	// The candidate passes four of five trials on four of five tasks.
 	const candidate = side('candidate', tasks, 5, (task, k) => ({passed: task < 4 && k < 5}));
 	const stats = pairedStatistics(baseline, candidate);
 	t.equal(stats.pass_fail.candidate_only, 16);
 	t.equal(stats.pass_fail.baseline_only, 0);
-	close(t, stats.pass_fail.p_value, 2 / 2 ** 16);
-	t.equal(stats.pass_fail.significant, true);
+	t.equal(stats.pass_fail.clustered, true);
+	// Of the 16 sign assignments of four tasks' nets of 4, two reach |16|: p = 1/8 (the sign test over pairs said 2/2^16).
+	t.equal(stats.pass_fail.p_value, 2 / 16);
+	t.equal(stats.pass_fail.significant, false);
 	t.same(stats.tasks.map(row => row.candidate_rate), [0.8, 0.8, 0.8, 0.8, 0]);
-	const strict = pairedStatistics(baseline, candidate, {confidence: 0.99999});
+
+	const eight = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+	const wider = pairedStatistics(side('baseline', eight, 5, () => ({passed: false})), side('candidate', eight, 5, (task, k) => ({passed: task < 7 && k < 5})));
+	close(t, wider.pass_fail.p_value, 2 / 2 ** 7);
+	t.equal(wider.pass_fail.significant, true, 'seven tasks won of eight');
+	const strict = pairedStatistics(side('baseline', eight, 5, () => ({passed: false})), side('candidate', eight, 5, (task, k) => ({passed: task < 7 && k < 5})), {confidence: 0.99});
 	t.equal(strict.pass_fail.significant, false, 'the same evidence is not enough at a stricter level');
+});
+
+t.test('one trial per task: the sign test over pairs, exactly as before', async t => {
+	const eight = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+	const stats = pairedStatistics(side('baseline', eight, 1, () => ({passed: false})), side('candidate', eight, 1, task => ({passed: task < 7})));
+	t.equal(stats.pass_fail.clustered, false);
+	t.equal(stats.pass_fail.p_value, exactSignTest(7, 0));
 });
 
 t.test('the bootstrap is reproducible for a seed, differs across seeds, and brackets the mean difference', async t => {
@@ -103,5 +117,5 @@ t.test('unknown usage is left out of the pairs and counted; nothing known gives 
 
 	const unknown = side('candidate', tasks, 2, () => ({passed: true, tokens: null}));
 	const none = pairedStatistics(baseline, unknown).differences.find(interval => interval.metric === 'total_tokens')!;
-	t.same(none, {metric: 'total_tokens', pairs: 0, left_out: 10, mean_difference: null, low: null, high: null, tasks: 0, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null});
+	t.same(none, {metric: 'total_tokens', pairs: 0, left_out: 10, mean_difference: null, low: null, high: null, tasks: 0, clustered: null, cluster_se: null, between_task: null, within_task: null, p_value: null, margin: null, margin_p_value: null});
 });

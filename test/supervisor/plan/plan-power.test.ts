@@ -7,10 +7,13 @@ const rule = (fields: object) => AcceptancePolicy.parse(fields);
 
 t.test('a quality rule no result could meet is refused, naming the shape that would meet it', async t => {
 	const quality = rule({improvement: 'quality', min_confidence: 0.95});
-	t.throws(() => planPower(quality, 3, 1), new UnattainableRuleError('min_confidence 0.95 can never be met over 3 tasks × 1 trial: the exact sign test needs at least 6 paired trials, all won by the candidate; freeze 3 tasks × 2 trials (--repeat 2) or 6 tasks × 1 trial'));
-	t.throws(() => planPower(rule({improvement: 'quality', min_confidence: 0.99}), 7, 1), /at least 8 paired trials.*freeze 7 tasks × 2 trials \(--repeat 2\) or 8 tasks × 1 trial/);
-	// Six pairs are just enough: six wins out of six is p = 1/32 ≤ 0.05.
-	t.equal(planPower(quality, 3, 2)?.fewest_discordant_pairs, 6);
+	t.throws(() => planPower(quality, 3, 1), new UnattainableRuleError('min_confidence 0.95 can never be met over 3 tasks × 1 trial: the exact sign test needs at least 6 paired trials, all won by the candidate; with repeats it flips whole tasks and needs at least 6 tasks, so freeze 6 tasks × 1 trial or more tasks'));
+	t.throws(() => planPower(rule({improvement: 'quality', min_confidence: 0.99}), 7, 1), /at least 8 paired trials.*freeze 8 tasks × 1 trial/);
+	// Repeats do not rescue too few tasks: the sign-flip test over 3 tasks never goes below p = 2/8.
+	t.throws(() => planPower(quality, 3, 2), new UnattainableRuleError('min_confidence 0.95 can never be met over 3 tasks × 2 trials: the exact sign-flip test over tasks needs at least 6 tasks, all won by the candidate, however many trials each; freeze 6 tasks × 2 trials'));
+	// Six tasks are just enough: six wins out of six is p = 1/32 ≤ 0.05.
+	t.equal(planPower(quality, 6, 2)?.fewest_discordant_pairs, 6);
+	t.equal(planPower(quality, 6, 1)?.fewest_discordant_pairs, 6);
 });
 
 t.test('other rules are frozen with their power, never refused; no min_confidence, no power', async t => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import {detectableEffect, independentSides, signTestPower, trialsForPower} from '../../../supervisor/statistics/sign-test-power.js';
+import {detectableEffect, independentSides, passFailPower, signTestPower, taskSignFlipPower, trialsForPower} from '../../../supervisor/statistics/sign-test-power.js';
 import {signTestCriticalCount} from '../../../supervisor/statistics/sign-test.js';
 import {trialsForMeanPower} from '../../../supervisor/statistics/mean-difference-power.js';
 
@@ -17,14 +17,24 @@ t.test('independent sides: the discordance of two pass rates', async t => {
 	t.ok(Math.abs(sides.candidate_only - 0.325) < 1e-12 && Math.abs(sides.baseline_only - 0.175) < 1e-12);
 });
 
-t.test('trials for power and the detectable effect are inverses', async t => {
-	const trials = trialsForPower(10, independentSides(0.5, 0.15), 0.95, 0.8)!;
-	t.ok(trials > 10 && trials < 30, `${trials} trials per task over 10 tasks`);
-	t.ok(signTestPower(10 * trials, independentSides(0.5, 0.15), 0.95) >= 0.8);
-	t.ok(signTestPower(10 * (trials - 1), independentSides(0.5, 0.15), 0.95) < 0.8);
-	const effect = detectableEffect(10 * trials, 0.5, 0.95, 0.8)!;
+t.test('trials for power and the detectable effect are inverses, under the test the decision runs', async t => {
+	const sides = independentSides(0.5, 0.15);
+	const trials = trialsForPower(10, sides, 0.95, 0.8)!;
+	t.ok(trials > 10 && trials < 40, `${trials} trials per task over 10 tasks`);
+	t.ok(passFailPower(10, trials, sides, 0.95) >= 0.8);
+	t.ok(passFailPower(10, trials - 1, sides, 0.95) < 0.8);
+	const effect = detectableEffect(10, trials, 0.5, 0.95, 0.8)!;
 	t.ok(effect <= 0.15 && effect > 0.13, `detectable effect ${effect}`);
-	t.equal(detectableEffect(3, 0.5, 0.95, 0.8), null, 'three pairs detect nothing');
+	t.equal(detectableEffect(3, 1, 0.5, 0.95, 0.8), null, 'three pairs detect nothing');
+	t.equal(detectableEffect(3, 50, 0.5, 0.95, 0.8), null, 'nor do three tasks however many trials: the sign-flip test over 3 tasks never goes below p = 1/4');
+});
+
+t.test('one trial per task is the sign test\'s exact power; with repeats the sign-flip test needs more trials than pairs counted alone', async t => {
+	const sides = independentSides(0.5, 0.15);
+	t.equal(passFailPower(12, 1, sides, 0.95), signTestPower(12, sides, 0.95));
+	t.equal(taskSignFlipPower(5, 100, {candidate_only: 0.5, baseline_only: 0}, 0.95), 0, 'five tasks: 2/32 is the smallest p-value');
+	t.ok(taskSignFlipPower(6, 100, {candidate_only: 0.5, baseline_only: 0}, 0.95) > 0.99, 'six tasks, each a clear win: found');
+	t.ok(passFailPower(10, 19, sides, 0.95) < signTestPower(190, sides, 0.95), 'flipping whole tasks costs power');
 });
 
 t.test('trials for a mean difference: only the within-task part shrinks', async t => {
