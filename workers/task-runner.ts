@@ -36,14 +36,14 @@ function serve(socket: Socket): void {
 interface StartedPool {
 	pool: TaskPool;
 	candidate: RunnerStart['candidate'];
-	limiter: ProviderLimiterShare | null;
+	limiter: ProviderLimiterShare;
 }
 
 async function startPool(start: RunnerStart): Promise<StartedPool> {
 	containCommands();
 	const pool = new TaskPool(start.size);
 	await pool.warmUp();
-	return {pool, candidate: start.candidate, limiter: start.limits === null ? null : createProviderLimiter(start.limits)};
+	return {pool, candidate: start.candidate, limiter: createProviderLimiter(start.limits ?? {})};
 }
 
 /**
@@ -59,7 +59,7 @@ async function runTask(starting: Promise<StartedPool>, request: RunnerTask, runn
 	const controller = new AbortController();
 	running.set(request.id, controller);
 	try {
-		return await pool.run({...request.job, candidate, ...(limiter === null ? {} : {limiter})}, {signal: controller.signal});
+		return await pool.run({...request.job, candidate, limiter}, {signal: controller.signal});
 	} finally {
 		running.delete(request.id);
 	}

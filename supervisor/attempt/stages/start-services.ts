@@ -150,7 +150,10 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	return promise.then(value => ({value}), (error: Error) => ({error}));
 }
 
-/** One limiter for the whole attempt, so a rate limit slows every task together; none when the plan froze no limits. */
-function limiterOf(plan: AttemptContext['plan']): ProviderLimiterShare | null {
-	return plan.provider_limits === undefined ? null : createProviderLimiter(plan.provider_limits);
+/**
+ * One limiter for the whole attempt, limits or not: a provider's Retry-After pauses every task together, waiting
+ * tasks are served in the order they began waiting, and a dead provider service is seen by every thread at once.
+ */
+function limiterOf(plan: AttemptContext['plan']): ProviderLimiterShare {
+	return createProviderLimiter(plan.provider_limits ?? {});
 }
