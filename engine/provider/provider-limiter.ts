@@ -18,15 +18,17 @@ const changed = 0;
 const nextTicket = 1;
 const serving = 2;
 const headBeats = 3;
+const grantedUpTo = 4;
 const ringSize = 256;
-const ringOffset = 4;
+const ringOffset = 5;
 const intWords = ringOffset + ringSize;
 const paused = 0;
 const nextRequest = 1;
 const tokensOwed = 2;
 const providerDied = 3;
 const firstSlot = 4;
-const timesOffset = intWords * 4;
+// Rounded up to whole 8-byte words, where BigInt64 words must start.
+const timesOffset = Math.ceil((intWords * 4) / 8) * 8;
 
 /** One limiter for the attempt: the supervisor creates it once and hands the same share to every task. */
 export function createProviderLimiter(limits: z.input<typeof ProviderLimits> = {}): ProviderLimiterShare {
@@ -72,7 +74,7 @@ type Blocked = {untilNs: bigint; why: string} | null;
 const beatMs = 200;
 const silentHeadMs = 1000;
 
-type Turn = {kind: 'turn'} | {kind: 'passed'} | {kind: 'refused'; admission: Admission & {ok: false}};
+type Turn = {kind: 'turn'} | {kind: 'granted'} | {kind: 'passed'} | {kind: 'refused'; admission: Admission & {ok: false}};
 
 /**
  * A view of a shared limiter in this thread. Every state change is one atomic operation or compare-and-swap, so no
@@ -109,6 +111,7 @@ export class ProviderLimiter {
 			const ticket = Atomics.add(this.ints, nextTicket, 1);
 			const turn = await this.waitForTurn(ticket, budget);
 			if (turn.kind === 'refused') return turn.admission;
+			if (turn.kind === 'granted') return {ok: true, permit: this.permit(-1)};
 			// A head that fell silent for a second was passed over: this one was alive after all, so it asks again.
 			if (turn.kind === 'passed') continue;
 			const admission = await this.admitHead(ticket, budget);
@@ -152,7 +155,7 @@ export class ProviderLimiter {
 			const seen = Atomics.load(this.ints, changed);
 			const head = Atomics.load(this.ints, serving);
 			if (head === ticket) return {kind: 'turn'};
-			if (head - ticket > 0) return {kind: 'passed'};
+			if (head - ticket > 0) return Atomics.load(this.ints, grantedUpTo) - ticket > 0 ? {kind: 'granted'} : {kind: 'passed'};
 			const at = now();
 			const refusal = this.refusal(at, budget);
 			if (refusal !== null) {
@@ -184,6 +187,11 @@ export class ProviderLimiter {
 				// Awake every beat, so the waiters behind see the head is alive.
 				await this.waitForChange(seen, Math.min(toMs(blocked.untilNs - at), beatMs), budget.signal);
 				continue;
+			}
+			// Nothing to share out but the pause: everyone queued behind the head goes with it, as they would in order.
+			if (this.unlimited()) {
+				this.grantAll(ticket);
+				return {ok: true, permit: this.permit(-1)};
 			}
 			const slot = this.claimSlot(at, at + toNs(remainingMs + leaseGraceMs));
 			if (slot === null) {
@@ -238,6 +246,22 @@ export class ProviderLimiter {
 		if (at - watched.sinceNs < toNs(silentHeadMs)) return watched;
 		this.handOn(head);
 		return {head: -1, beats: -1, sinceNs: at};
+	}
+
+	private unlimited(): boolean {
+		return this.slots === 0 && this.limits.requests_per_minute === null && this.limits.tokens_per_minute === null;
+	}
+
+	/** The head serves itself and every waiter that asked before now, at once. */
+	private grantAll(ticket: number): void {
+		const upTo = Atomics.load(this.ints, nextTicket);
+		for (;;) {
+			const granted = Atomics.load(this.ints, grantedUpTo);
+			if (granted - upTo >= 0 || Atomics.compareExchange(this.ints, grantedUpTo, granted, upTo) === granted) break;
+		}
+		Atomics.compareExchange(this.ints, serving, ticket, upTo);
+		this.beat();
+		this.announce();
 	}
 
 	/** Leaves the queue: the head hands the turn on; a waiter behind it leaves a tag the head's successor skips. */
