@@ -36,7 +36,6 @@ t.test('a 429 storm (Retry-After: 1 to two requests of every three) at concurren
 		const {report} = await attempt(join(dir, 'plan.json'), join(dir, `run-${run}`));
 		const failed = report.tasks.filter(task => task.status !== 'passed').map(task => `${task.task_id}: ${task.reason} ${task.message ?? ''}`);
 		t.same(failed, [], `run ${run}: every task passed (${report.tasks.length - failed.length}/16)`);
-		if (process.env.STORM_DEBUG) console.error(endpoint.arrivals.map(a => Math.round(a.at)).join(' '));
 		const waits = await retryWaits(join(dir, `run-${run}`), report.tasks.map(task => task.task_id));
 		// The advice is the wait: a second, plus at most a tenth (the exponential would reach 8-16 s by the sixth refusal).
 		t.ok(waits.length > 0 && Math.max(...waits) <= 1100, `run ${run}: ${waits.length} retries, each planned at the advised second (longest ${Math.max(...waits)} ms)`);
