@@ -29,7 +29,7 @@ export type RetryPlan =
 	| {retry: false; why: 'final'} | {retry: false; why: 'no_time'; waitMs: number; advisedMs: number | null};
 
 /** The jitter on a provider's advice: a tenth of it, at most a quarter second, so tasks told the same wait spread a little. */
-export function advisedJitterMs(advisedMs: number, random: () => number = Math.random): number {
+function advisedJitterMs(advisedMs: number, random: () => number = Math.random): number {
 	return random() * Math.min(250, advisedMs / 10);
 }
 

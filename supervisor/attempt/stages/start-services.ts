@@ -77,6 +77,8 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
 				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter, harness: attempt.options.harness ?? null})};
 	const placed = placement.kind === 'local' ? placement.executor : placement.remote;
+	// In-process threads see the death in the limiter; a sandboxed runner holds its own and is told.
+	if (placement.kind === 'local') watch.onDeath(death => placement.executor.providerDied?.(death.atMs));
 	const sandboxedRunner = placement.kind === 'local' && runner !== null;
 	// The threads load the engine (or the queue opens) while the provider finishes starting.
 	const warming = refused === null ? settle(placed.start(lanesOf(attempt.plan))) : null;
