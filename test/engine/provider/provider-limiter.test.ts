@@ -146,7 +146,8 @@ t.test('waiters are served in the order they began waiting, across threads: behi
 });
 
 t.test('waiters are served in the order they began waiting, across threads: behind a provider\'s pause', {timeout: 90_000}, async t => {
-	const share = createProviderLimiter({max_connections: 2});
+	// One connection, so each is served only after the one before it released: the order served is the order seen.
+	const share = createProviderLimiter({max_connections: 1});
 	t.same(await queueInThreads(t, share, 5, 20, {beforeAsking: () => attach(share).pauseFor(1000)}), [0, 1, 2, 3, 4], 'when the pause ends, the first to ask goes first');
 });
 
