@@ -7,7 +7,7 @@ import {TaskJobResult, type TaskJob} from './task-job.js';
 /**
  * The sandboxed task runner's channel: newline-delimited JSON on a unix socket the supervisor listens on and the
  * runner (`node dist/workers/task-runner.js SOCKET`) connects to. The supervisor sends one {@link RunnerStart}, then
- * {@link RunnerTask}s and {@link RunnerAbort}s; the runner answers with one {@link RunnerAnswer} `ready`, then one `done`
+ * {@link RunnerTask}s, {@link RunnerAbort}s and at most one {@link RunnerProviderDied}; the runner answers with one {@link RunnerAnswer} `ready`, then one `done`
  * per task. Everything the runner sends is untrusted (candidate code runs there): it is parsed, and stays a claim.
  */
 export interface RunnerStart {
@@ -31,7 +31,13 @@ export interface RunnerAbort {
 	id: number;
 }
 
-export type RunnerRequest = RunnerStart | RunnerTask | RunnerAbort;
+/** The attempt's provider service died: the runner's limiter is marked, so its tasks stop asking at once. */
+export interface RunnerProviderDied {
+	kind: 'provider_died';
+	at_ms: number;
+}
+
+export type RunnerRequest = RunnerStart | RunnerTask | RunnerAbort | RunnerProviderDied;
 
 /** How the runner's pool ended one task: the thread's answer, or why there was none. */
 export const RunnerTaskRun = z.discriminatedUnion('kind', [

@@ -1,6 +1,6 @@
 // The sandboxed task runner: `node dist/workers/task-runner.js SOCKET`, started by the supervisor under bubblewrap.
 import {connect, type Socket} from 'node:net';
-import {createProviderLimiter, type ProviderLimiterShare} from '../engine/provider/provider-limiter.js';
+import {createProviderLimiter, ProviderLimiter, type ProviderLimiterShare} from '../engine/provider/provider-limiter.js';
 import {checkSandbox, sandboxVariable} from '../process/index.js';
 import {readLines, writeLine} from './json-lines.js';
 import type {RunnerAnswer, RunnerRequest, RunnerStart, RunnerTask, RunnerTaskRun} from './runner-protocol.js';
@@ -23,6 +23,8 @@ function serve(socket: Socket): void {
 			void pool.then(started => send({kind: 'ready', threads: started.pool.size.threads}));
 		} else if (request.kind === 'abort') {
 			running.get(request.id)?.abort();
+		} else if (request.kind === 'provider_died') {
+			void pool?.then(started => (ProviderLimiter.attach(started.limiter) as ProviderLimiter).markProviderDead(request.at_ms));
 		} else if (pool !== null) {
 			void runTask(pool, request, running).then(run => send({kind: 'done', id: request.id, run: answerOf(run)}));
 		}
@@ -36,14 +38,14 @@ function serve(socket: Socket): void {
 interface StartedPool {
 	pool: TaskPool;
 	candidate: RunnerStart['candidate'];
-	limiter: ProviderLimiterShare | null;
+	limiter: ProviderLimiterShare;
 }
 
 async function startPool(start: RunnerStart): Promise<StartedPool> {
 	containCommands();
 	const pool = new TaskPool(start.size);
 	await pool.warmUp();
-	return {pool, candidate: start.candidate, limiter: start.limits === null ? null : createProviderLimiter(start.limits)};
+	return {pool, candidate: start.candidate, limiter: createProviderLimiter(start.limits ?? {})};
 }
 
 /**
@@ -59,7 +61,7 @@ async function runTask(starting: Promise<StartedPool>, request: RunnerTask, runn
 	const controller = new AbortController();
 	running.set(request.id, controller);
 	try {
-		return await pool.run({...request.job, candidate, ...(limiter === null ? {} : {limiter})}, {signal: controller.signal});
+		return await pool.run({...request.job, candidate, limiter}, {signal: controller.signal});
 	} finally {
 		running.delete(request.id);
 	}

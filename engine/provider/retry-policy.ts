@@ -28,15 +28,21 @@ export type RetryPlan =
 	/** `final`: the failure does not go away by waiting; `no_time`: it might, but not before the deadline. */
 	| {retry: false; why: 'final'} | {retry: false; why: 'no_time'; waitMs: number; advisedMs: number | null};
 
+/** The jitter on a provider's advice: a tenth of it, at most a quarter second, so tasks told the same wait spread a little. */
+function advisedJitterMs(advisedMs: number, random: () => number = Math.random): number {
+	return random() * Math.min(250, advisedMs / 10);
+}
+
 /**
- * What to do after the `retry`-th failure of one request (0 for the first), with `remainingMs` left: wait the
- * provider's advice (a little more, never less) or the backoff, whichever is longer, or give up.
+ * What to do after the `retry`-th failure of one request (0 for the first), with `remainingMs` left: wait what the
+ * provider advised (plus a little jitter), or, only when it advised nothing, the exponential backoff; or give up.
+ * Advice is the wait, not a floor under the backoff: a task refused many times in a storm must not drift to waits
+ * far past what the provider asked for, while the tasks that were luckier take its turns.
  */
 export function planRetry(failure: RequestFailure, retry: number, remainingMs: number, random: () => number = Math.random): RetryPlan {
 	if (!isRetryable(failure)) return {retry: false, why: 'final'};
 	const advisedMs = failure.headers === null ? null : advisedWaitMs(failure.headers);
-	const ownMs = backoffMs(retry, random);
-	const waitMs = advisedMs === null ? ownMs : Math.max(ownMs, advisedMs + random() * Math.min(250, advisedMs / 10));
+	const waitMs = advisedMs === null ? backoffMs(retry, random) : advisedMs + advisedJitterMs(advisedMs, random);
 	if (waitMs + minimumAttemptMs > remainingMs) return {retry: false, why: 'no_time', waitMs, advisedMs};
 	return {retry: true, waitMs, advisedMs};
 }

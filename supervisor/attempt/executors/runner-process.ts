@@ -18,6 +18,8 @@ export interface RunnerProcess {
 	readonly threads: number;
 	/** The runner's answer for this task, or its ending: the supervisor's own deadline holds even if the runner hangs. */
 	run(job: RunnerTask['job'], options: {signal: AbortSignal; answerWithinMs: number}): Promise<RunnerTaskRun>;
+	/** Tells the runner the attempt's provider service died, so its tasks stop asking it. */
+	providerDied(atMs: number): void;
 	/** Closes the channel (the runner then exits by itself); its process group is ended after the grace. */
 	close(): Promise<void>;
 }
@@ -140,6 +142,9 @@ async function channel(socket: Socket, start: Launch['start'], ended: Promise<Gr
 				else signal.addEventListener('abort', onAbort, {once: true});
 				send({kind: 'task', id, job});
 			});
+		},
+		providerDied(atMs) {
+			if (gone === null) send({kind: 'provider_died', at_ms: atMs});
 		},
 		async close() {
 			socket.end();

@@ -47,6 +47,9 @@ export function sandboxedRunnerExecutor(setup: RunnerSetup): TaskExecutor {
 			if (execution.outcome === null) return {...execution, wall_ms, evidence};
 			return {...execution, outcome: {...execution.outcome, usage: proxy.usage()}, usageClaim: execution.outcome.usage, wall_ms, evidence};
 		},
+		providerDied(atMs) {
+			runner?.providerDied(atMs);
+		},
 		async close() {
 			await runner?.close();
 		},

@@ -25,7 +25,7 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		admission: {admitted: admission.result.admitted, differences: admission.result.differences},
 		candidate: candidateIdentity(services.candidate),
 		results: run.results,
-		problems: [...run.problems, ...closing.problems],
+		problems: [...services.watch.problems(), ...run.problems, ...closing.problems],
 		leaks: closing.leaks,
 		startedAt: attempt.startedAt.toISOString(),
 		endedAt: new Date().toISOString(),

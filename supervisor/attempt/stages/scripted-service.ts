@@ -7,6 +7,7 @@ import {distPath} from '../../../files/install-root.js';
 import {writeJson} from '../../../files/write-json.js';
 import {runInGroup, type GroupRun} from '../../../process/index.js';
 import type {ScriptedConversation} from '../../../scripted/index.js';
+import type {ServiceWatch} from './service-watch.js';
 
 export interface ScriptedService {
 	/** The base URL, ending in /v1. */
@@ -22,7 +23,7 @@ export const scriptedServiceDir = join('services', 'scripted-provider');
  * Starts the scripted provider as a supervised process of its own. Its tokenizer holds about 100 MB, which
  * in the supervisor would make every later fork (host tasks, tool commands, graders) copy that much more page table.
  */
-export async function startScriptedService(evidenceDir: string, conversations: readonly ScriptedConversation[] = []): Promise<ScriptedService> {
+export async function startScriptedService(evidenceDir: string, conversations: readonly ScriptedConversation[] = [], watch: ServiceWatch | null = null): Promise<ScriptedService> {
 	const dir = join(evidenceDir, scriptedServiceDir);
 	await mkdir(dir, {recursive: true});
 	// What it plays besides the built-in tasks, kept in the evidence: the conversations of a response script.
@@ -67,9 +68,16 @@ export async function startScriptedService(evidenceDir: string, conversations: r
 		await ended();
 		throw new Error(`the scripted provider announced ${JSON.stringify(first.slice(0, 200))}, not its URL`);
 	}
+	let closing = false;
+	// It ends on its own only by dying: the attempt hears of it at once, not when every task has waited out its deadline.
+	void run.then(result => {
+		if (closing) return;
+		watch?.died({service: 'scripted-provider', atMs: Date.now(), how: result.record.signal === null ? `exit status ${result.record.exit_code}` : `signal ${result.record.signal}`});
+	});
 	return {
 		url: first,
 		close: async () => {
+			closing = true;
 			stop.abort();
 			await ended();
 		},

@@ -3,6 +3,7 @@ import type {PlanProvider} from '../../plan/plan-schema.js';
 import {responsiveSeed} from '../../../scripted/responsive-play.js';
 import type {ScriptedConversation} from '../../../scripted/index.js';
 import {startScriptedService} from './scripted-service.js';
+import type {ServiceWatch} from './service-watch.js';
 
 /** The model endpoint every task of the attempt talks to, and how the attempt record names it. */
 export interface ProviderService {
@@ -13,11 +14,11 @@ export interface ProviderService {
 
 /**
  * Binds a provider as a plan records it: the scripted provider runs as a supervised process whose records go
- * to `dir`; a real endpoint only needs resolving. An attempt and `hlab agent` both start theirs here.
+ * to `dir` (its death is told to `watch`); a real endpoint only needs resolving. An attempt and `hlab agent` both start theirs here.
  */
-export async function startProvider(planned: PlanProvider, dir: string, conversations: readonly ScriptedConversation[] = []): Promise<ProviderService> {
+export async function startProvider(planned: PlanProvider, dir: string, conversations: readonly ScriptedConversation[] = [], watch: ServiceWatch | null = null): Promise<ProviderService> {
 	if (planned.kind === 'scripted') {
-		const server = await startScriptedService(dir, conversations);
+		const server = await startScriptedService(dir, conversations, watch);
 		const resolved = resolveProvider({kind: 'scripted'}, server.url);
 		// The responsive scripted model is asked for by name (it carries the seed); any other scripted plan plays the reference.
 		const provider = responsiveSeed(planned.model) === null ? resolved : {...resolved, model: planned.model};

@@ -20,7 +20,8 @@ import {loadConversations} from '../../plan/freeze-responses.js';
 import {inProcessExecutor} from '../executors/in-process-executor.js';
 import {sandboxedRunnerExecutor} from '../executors/sandboxed-runner-executor.js';
 import type {Placement} from '../task-core/task-placement.js';
-import {createProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
+import {createProviderLimiter, ProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
+import {ServiceWatch} from './service-watch.js';
 import type {Integrity} from '../report/integrity-label.js';
 import {attemptIntegrity} from './attempt-integrity.js';
 
@@ -41,6 +42,8 @@ export interface Services {
 	ready: Readiness;
 	/** Whether what these services run is contained, and if not why (attempt.json and report.json). */
 	integrity: Integrity;
+	/** The services that died during the attempt (the report names each). */
+	watch: ServiceWatch;
 	/** Ends the threads, then the provider. */
 	close(): Promise<void>;
 }
@@ -52,8 +55,10 @@ type Settled<T> = {value: T} | {error: Error};
  * that matters: admission, the host, the candidate, the API key, the provider. The first refusal is kept as a value.
  */
 export async function startServices(attempt: AttemptContext, admission: Admission): Promise<Services> {
+	const watch = new ServiceWatch();
+	const limiter = limiterOf(attempt.plan, watch);
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
-	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations))) : null;
+	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations, watch))) : null;
 	const {host, agent, candidate} = await measureCode(attempt, admission, starting);
 	const remote = attempt.options.remotePlacement ?? null;
 	// A sandboxed plan's in-process tasks run in a sandboxed runner process; one it cannot have refuses the attempt.
@@ -70,8 +75,10 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 			? agentExecutor(agent.agent, {sandbox: agentSandbox(attempt, agent.agent)})
 			: runner !== null
 				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
-				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter: limiterOf(attempt.plan), harness: attempt.options.harness ?? null})};
+				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter, harness: attempt.options.harness ?? null})};
 	const placed = placement.kind === 'local' ? placement.executor : placement.remote;
+	// In-process threads see the death in the limiter; a sandboxed runner holds its own and is told.
+	if (placement.kind === 'local') watch.onDeath(death => placement.executor.providerDied?.(death.atMs));
 	const sandboxedRunner = placement.kind === 'local' && runner !== null;
 	// The threads load the engine (or the queue opens) while the provider finishes starting.
 	const warming = refused === null ? settle(placed.start(lanesOf(attempt.plan))) : null;
@@ -79,6 +86,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const services: Services = {
 		host: host.session, agent: agent.agent, candidate: candidate.snapshot, placement, sandboxedRunner, bindings: provider.bindings, ready: provider.ready,
 		integrity: attemptIntegrity(attempt.plan, {candidate: candidate.snapshot, placement, sandboxedRunner}, admission.cartridge),
+		watch,
 		close: async () => {
 			await placed.close();
 			await provider.close();
@@ -150,7 +158,14 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	return promise.then(value => ({value}), (error: Error) => ({error}));
 }
 
-/** One limiter for the whole attempt, so a rate limit slows every task together; none when the plan froze no limits. */
-function limiterOf(plan: AttemptContext['plan']): ProviderLimiterShare | null {
-	return plan.provider_limits === undefined ? null : createProviderLimiter(plan.provider_limits);
+/**
+ * One limiter for the whole attempt, limits or not: a provider's Retry-After pauses every task together, waiting
+ * tasks are served in the order they began waiting, and a dead provider service is seen by every thread at once.
+ */
+function limiterOf(plan: AttemptContext['plan'], watch: ServiceWatch): ProviderLimiterShare {
+	const share = createProviderLimiter(plan.provider_limits ?? {});
+	const limiter = ProviderLimiter.attach(share) as ProviderLimiter;
+	// Every thread's requests see the death in the shared memory: none is sent, or retried, to a dead service.
+	watch.onDeath(death => limiter.markProviderDead(death.atMs));
+	return share;
 }

@@ -56,6 +56,8 @@ export interface TaskExecutor {
 	readonly threads: number | null;
 	start(lanes: number): Promise<void>;
 	execute(job: ExecutionJob): Promise<Execution>;
+	/** The attempt's provider service died: tasks that run out of the supervisor's reach stop asking it (optional). */
+	providerDied?(atMs: number): void;
 	close(): Promise<void>;
 }
 

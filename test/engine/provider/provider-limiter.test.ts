@@ -109,6 +109,85 @@ t.test('tokens beyond a minute\'s worth hold the next request until they are pai
 	t.ok(waited >= 550 && waited < 1500, `1000 tokens over the minute's worth cost 600 ms at 100 000 a minute (${Math.round(waited)} ms)`);
 });
 
+/** `count` threads that ask the limiter one after another (thread k k-th); resolves with the order they were served. */
+async function queueInThreads(t: Test, share: ProviderLimiterShare, count: number, holdMs: number, hooks: {beforeAsking?: () => void; whenQueued?: () => void} = {}): Promise<number[]> {
+	const order = new SharedArrayBuffer(12);
+	const served: number[] = Array(count).fill(-1);
+	const workers = Array.from({length: count}, (_, index) => new Worker(new URL('./limiter-queue-entry.js', import.meta.url), {workerData: {share, order, index, holdMs}}));
+	for (const worker of workers) t.teardown(() => worker.terminate());
+	const ready = workers.map(worker => new Promise<void>(resolve => worker.once('message', () => resolve())));
+	await Promise.all(ready);
+	const asked = new Int32Array(order);
+	// Threads start slowly on a loaded machine: they begin asking when all of them are up.
+	hooks.beforeAsking?.();
+	Atomics.store(asked, 2, 1);
+	while (Atomics.load(asked, 0) < count) await new Promise(resolve => setTimeout(resolve, 5));
+	hooks.whenQueued?.();
+	const done = workers.map(worker => new Promise<void>((resolve, reject) => {
+		worker.on('message', (message: {index?: number; served?: number}) => {
+			if (message.index === undefined) return;
+			served[message.served!] = message.index;
+			resolve();
+		});
+		worker.on('error', reject);
+	}));
+	await Promise.all(done);
+	return served;
+}
+
+t.test('waiters are served in the order they began waiting, across threads: behind a busy connection', {timeout: 90_000}, async t => {
+	const share = createProviderLimiter({max_connections: 1});
+	const limiter = attach(share);
+	const held = await limiter.acquire(budget());
+	if (!held.ok) throw new Error(held.problem);
+	// The connection is held while all five threads queue, then handed on; each holds it a little, so all wake each time.
+	const served = await queueInThreads(t, share, 5, 15, {whenQueued: () => setTimeout(() => held.permit.release(0), 100)});
+	t.same(served, [0, 1, 2, 3, 4], 'thread k, which asked k-th, was served k-th');
+});
+
+t.test('waiters are served in the order they began waiting, across threads: behind a provider\'s pause', {timeout: 90_000}, async t => {
+	// One connection, so each is served only after the one before it released: the order served is the order seen.
+	const share = createProviderLimiter({max_connections: 1});
+	t.same(await queueInThreads(t, share, 5, 20, {beforeAsking: () => attach(share).pauseFor(1000)}), [0, 1, 2, 3, 4], 'when the pause ends, the first to ask goes first');
+});
+
+t.test('a waiter that gives up leaves the queue, and one whose thread was ended is passed over after a second', async t => {
+	const share = createProviderLimiter({max_connections: 1});
+	const limiter = attach(share);
+	const held = await limiter.acquire(budget());
+	if (!held.ok) throw new Error(held.problem);
+	const quitting = new AbortController();
+	const quitter = limiter.acquire({remainingMs: () => 10_000, signal: quitting.signal});
+	// A thread that takes a ticket and is ended while it waits.
+	const lost = drawInThread(t, share, {count: 1, remainingMs: 10_000});
+	await lost.ready;
+	await new Promise(resolve => setTimeout(resolve, 100));
+	await lost.worker.terminate();
+	const next = limiter.acquire(budget());
+	quitting.abort();
+	t.match(await quitter, {ok: false, problem: /ended with the task/});
+	const started = performance.now();
+	held.permit.release(0);
+	const admitted = await next;
+	const waited = performance.now() - started;
+	t.ok(admitted.ok, 'the waiter behind them is served');
+	t.ok(waited < 3000, `without waiting for ever (${Math.round(waited)} ms)`);
+});
+
+t.test('a dead provider service fails every waiting and later request at once', async t => {
+	const limiter = attach(createProviderLimiter());
+	limiter.pauseFor(5000);
+	const waiting = limiter.acquire(budget());
+	const resting = limiter.rest(5000, new AbortController().signal);
+	const started = performance.now();
+	limiter.markProviderDead(Date.parse('2026-01-02T03:04:05Z'));
+	t.match(await waiting, {ok: false, problem: /the provider's service died at 2026-01-02T03:04:05/});
+	await resting;
+	t.ok(performance.now() - started < 500, 'the wait and the backoff end at once');
+	t.match(await limiter.acquire(budget()), {ok: false, problem: /died/});
+	t.equal(limiter.providerDiedAt(), Date.parse('2026-01-02T03:04:05Z'));
+});
+
 t.test('a share that lost its shared memory is refused, not used', async t => {
 	const share = createProviderLimiter({max_connections: 4});
 	t.match(ProviderLimiter.attach({...share, buffer: new ArrayBuffer(64)} as never), {problem: /buffer/});

@@ -33,5 +33,15 @@ t.test('the provider\'s advice is waited, never less, and never past the deadlin
 	t.match(planRetry(statusFailure(503), 0, 400 + minimumAttemptMs, () => 0), {retry: true, waitMs: 250});
 	t.match(planRetry(statusFailure(503), 0, 200 + minimumAttemptMs, () => 0), {retry: false, why: 'no_time'}, 'a retry needs time for the request itself');
 	t.match(planRetry(statusFailure(401), 0, 60_000), {retry: false, why: 'final'});
-	t.match(planRetry(statusFailure(503, {'retry-after': '0'}), 3, 60_000, () => 0), {retry: true, waitMs: 2000}, 'the backoff holds when the advice is shorter');
+	t.match(planRetry(statusFailure(503, {'retry-after': '0'}), 3, 60_000, () => 0), {retry: true, waitMs: 0}, 'advice to retry at once is taken');
+});
+
+t.test('advice is the wait at every retry: the backoff does not grow under it (a storm\'s unlucky task keeps pace)', async t => {
+	const waits = Array.from({length: 12}, (_, retry) => planRetry(statusFailure(429, {'retry-after': '1'}), retry, 60_000, () => 1));
+	t.same(waits.map(plan => plan.retry && plan.waitMs), Array(12).fill(1100), 'one second plus at most a tenth, the 12th time as the first');
+	const dated = planRetry(statusFailure(429, {'retry-after': new Date(Date.now() + 2000).toUTCString()}), 8, 60_000, () => 0);
+	t.ok(dated.retry && dated.waitMs <= 2000 && dated.waitMs > 900, `an HTTP date is the wait too (${dated.retry && dated.waitMs} ms)`);
+	t.match(planRetry(statusFailure(429, {'retry-after-ms': '300'}), 9, 60_000, () => 0), {retry: true, waitMs: 300});
+	t.match(planRetry(statusFailure(429, {'x-ratelimit-reset-requests': '2s', 'x-ratelimit-remaining-requests': '0'}), 9, 60_000, () => 0), {retry: true, waitMs: 2000});
+	t.match(planRetry(statusFailure(503), 9, 60_000, () => 1), {retry: true, waitMs: backoff.capMs}, 'without advice the backoff grows as before');
 });
