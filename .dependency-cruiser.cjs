@@ -109,8 +109,8 @@ module.exports = {
 			comment: 'an import that leads to no file',
 			severity: 'error',
 			from: {},
-			// harness-lab/sdk is how candidates and controllers name the SDK; the candidate compiler maps it.
-			to: {couldNotResolve: true, pathNot: '^harness-lab/sdk$'},
+			// hlab/sdk (and its old name harness-lab/sdk) is how candidates and controllers name the SDK; the candidate compiler maps it.
+			to: {couldNotResolve: true, pathNot: '^(hlab|harness-lab)/sdk$'},
 		},
 	],
 	options: {

@@ -51,7 +51,7 @@ reconstruct "$work/baseline-checkout"
 reconstruct "$work/candidate-checkout"
 
 say "3. the engine change under test (candidate only)"
-node - "$work/candidate-checkout/engine/loop/system-prompt.ts" <<'JS'
+node - "$work/candidate-checkout/harness/builtin-agent.ts" <<'JS'
 const {readFileSync, writeFileSync} = require('node:fs');
 const file = process.argv[2];
 const line = "\t'Check your work by running it (for example the tests) before you finish. Do not edit tests unless the task asks for it.',\n";

@@ -90,6 +90,21 @@ export default definePlugin({
 	t.match(verdict.errors.join('\n'), /compile: .*left-pad/);
 });
 
+t.test('the SDK is imported as hlab/sdk, and the old name harness-lab/sdk is an alias of it', async t => {
+	const source = (specifier: string): string => `
+import {definePlugin, capabilityIds, pluginProtocolVersion} from '${specifier}';
+export default definePlugin({
+	initialize: () => ({protocol_version: pluginProtocolVersion, capabilities: [{id: capabilityIds.stepPolicy, kind: 'decision', version: 1}]}),
+	invokeCapability: () => ({output: {stop: false}}),
+});`;
+	for (const specifier of ['hlab/sdk', 'harness-lab/sdk']) {
+		const verdict = await validateCandidate(await candidateFile(t, 'named.ts', source(specifier)));
+		t.equal(verdict.valid, true, `a candidate importing ${specifier} validates`, {errors: verdict.errors});
+	}
+	const other = await validateCandidate(await candidateFile(t, 'other.ts', source('hlab/internal')));
+	t.match(other.errors.join('\n'), /import 'hlab\/internal' is refused: .*hlab\/sdk/, 'only the SDK entry is the SDK');
+});
+
 t.test('activation checks initialize, the declared capabilities and readiness', async t => {
 	const cases: [string, string, RegExp][] = [
 		['wrong-protocol', `export default {initialize: () => ({protocol_version: 3, capabilities: []}), invokeCapability: () => ({output: null})};`, /protocol_version/],
