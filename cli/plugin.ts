@@ -19,7 +19,7 @@ export function registerPlugin(program: Command): void {
 		.action(async (file: string, flags: {json?: boolean}) => {
 			const verdict = await validateCandidate(file);
 			if (flags.json) process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
-			else if (verdict.valid) process.stdout.write(`valid: ${file} (${verdict.source_digest})\n`);
+			else if (verdict.valid) process.stdout.write(`valid: ${file} (${verdict.source_digest})\n${verdict.checks.filter(check => check.passed === null).map(check => `  ${check.name}: ${check.message}\n`).join('')}`);
 			else process.stdout.write(`invalid: ${file}\n${verdict.errors.map(error => `  ${error}`).join('\n')}\n`);
 			process.exitCode = verdict.valid ? okExit : failedExit;
 		});
