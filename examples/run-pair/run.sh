@@ -65,8 +65,10 @@ say "4. snapshot and build each checkout"
 for side in baseline candidate; do
 	checkout="$work/$side-checkout"
 	hlab snapshot-source --dir "$checkout" --out "$work/$side-source.tar"
-	# The checkout's own hlab builds it: compile its sources, then build the host from them.
-	(cd "$checkout" && tsc -p . && node bin/hlab.js build-host --out "$work/$side-hlab")
+	# The checkout's own bin/hlab.js builds it; build-host compiles the checkout's sources afresh into the build, so the
+	# builder runs on a copy of this checkout's compiled code (same commit and patch) rather than on a second full compile.
+	cp -a "$repo/dist" "$checkout/dist"
+	(cd "$checkout" && node bin/hlab.js build-host --out "$work/$side-hlab")
 done
 baseline="$work/baseline-hlab/hlab"
 candidate="$work/candidate-hlab/hlab"

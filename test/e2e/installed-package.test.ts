@@ -1,4 +1,4 @@
-import {cp, mkdir, readFile, rename, writeFile} from 'node:fs/promises';
+import {cp, mkdir, readdir, readFile, rename, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {z} from 'zod';
@@ -113,6 +113,21 @@ const installedRoot = join(project, 'node_modules', 'hlab');
 const typeChecked = typeCheck(project, env);
 const cleanupChecked = hlab(['check', 'process-cleanup', '--output', 'cleanup-check']);
 const refusals = Promise.all([['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']].map(async args => ({args, run: await hlab(args)})));
+// A user's own git project (committed, with files of its own) is a checkout, but not harness-lab's.
+const userGit = join(work, 'user-git');
+const userGitRefusals = (async () => {
+	await mkdir(userGit);
+	await writeFile(join(userGit, 'package.json'), JSON.stringify({name: 'mine', private: true}));
+	await mkdir(join(userGit, 'src'));
+	await writeFile(join(userGit, 'src', 'index.js'), 'export {};\n');
+	for (const argv of [['git', 'init', '-q'], ['git', 'add', 'package.json'], ['git', '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'mine']]) {
+		const ran = await run(argv, userGit, env);
+		if (ran.code !== 0) throw new Error(`${argv.join(' ')}: ${ran.stderr}`);
+	}
+	const outcomes = [];
+	for (const args of [['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']]) outcomes.push({args, run: await run(['hlab', ...args], userGit, env)});
+	return outcomes;
+})();
 
 t.test('the package is named hlab, ours on the registry (harness-lab there is an unrelated project)', async t => {
 	const manifest = Manifest.parse(JSON.parse(await readFile(join(installRoot, 'package.json'), 'utf8')));
@@ -196,7 +211,8 @@ t.test('every install command of docs/install.md works with the packed tarball i
 	const user = join(work, 'user-project');
 	await Promise.all([mkdir(global), mkdir(user)]);
 	await writeFile(join(user, 'package.json'), JSON.stringify({name: 'a-users-project', private: true}));
-	const online = cleanEnv({npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', PATH: `${join(installRoot, 'node_modules', '.bin')}:${join(global, 'bin')}:${process.env['PATH'] ?? ''}`});
+	// npm_config_yes: the answer a user gives npx's question whether to install the package.
+	const online = cleanEnv({npm_config_yes: 'true', npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', PATH: `${join(installRoot, 'node_modules', '.bin')}:${join(global, 'bin')}:${process.env['PATH'] ?? ''}`});
 	for (const command of commands) {
 		const script = command.replace(/install -g hlab\b/, `install -g --prefix ${global} ${packed.tarball}`).replace(/(install|-p) hlab\b/g, `$1 ${packed.tarball}`);
 		const ran = await run(['bash', '-e', '-o', 'pipefail', '-c', script], user, online, 300_000);
@@ -222,4 +238,12 @@ t.test('commands that need a checkout say so in one line', async t => {
 		t.equal(refused.code, 2, args.join(' '));
 		t.match(refused.stderr, /^hlab: .* is not inside a git checkout: [^\n]*\n$/, args.join(' '));
 	}
+});
+
+t.test('inside a user\'s own git project, snapshot-source and build-host refuse in one line (no EISDIR, nothing written)', async t => {
+	for (const {args, run: refused} of await userGitRefusals) {
+		t.equal(refused.code, 2, args.join(' '), {stderr: refused.stderr});
+		t.match(refused.stderr, /^hlab: .* is inside the git checkout [^\n]*user-git, which is not a harness-lab checkout[^\n]*\n$/, args.join(' '));
+	}
+	t.same((await readdir(userGit)).sort(), ['.git', 'package.json', 'src'], 'no archive or build folder was left');
 });
