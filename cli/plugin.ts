@@ -13,7 +13,7 @@ export function registerPlugin(program: Command): void {
 	const plugin = program.command('plugin').description('single-file candidate plugins: validate them, describe the SDK they build on');
 	plugin
 		.command('validate')
-		.description('check that a candidate compiles under the import rule, loads, and exports a RuntimePlugin (activation and readiness are checked when a task starts)')
+		.description('check that a candidate compiles under the import rule, loads, exports a RuntimePlugin and, when a TypeScript compiler and Node types are at hand, type-checks (activation and readiness are checked when a task starts)')
 		.argument('<file>', 'the candidate file (TypeScript)', absolutePath)
 		.option('--json', 'print the verdict as JSON')
 		.action(async (file: string, flags: {json?: boolean}) => {

@@ -9,6 +9,8 @@ import {tempDir} from '../temp-dir.js';
 
 // The README followed in a fresh clone, as a new user would: afterwards `git status` is clean, and the rules still pass.
 checkNoLeaks(t);
+// Longer than the suite's 300 s per file: the walkthrough is minutes of real builds and runs on a shared machine.
+t.setTimeout(1_800_000);
 
 interface Run {
 	code: number | null;

@@ -113,21 +113,6 @@ const installedRoot = join(project, 'node_modules', 'hlab');
 const typeChecked = typeCheck(project, env);
 const cleanupChecked = hlab(['check', 'process-cleanup', '--output', 'cleanup-check']);
 const refusals = Promise.all([['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']].map(async args => ({args, run: await hlab(args)})));
-// A user's own git project (committed, with files of its own) is a checkout, but not harness-lab's.
-const userGit = join(work, 'user-git');
-const userGitRefusals = (async () => {
-	await mkdir(userGit);
-	await writeFile(join(userGit, 'package.json'), JSON.stringify({name: 'mine', private: true}));
-	await mkdir(join(userGit, 'src'));
-	await writeFile(join(userGit, 'src', 'index.js'), 'export {};\n');
-	for (const argv of [['git', 'init', '-q'], ['git', 'add', 'package.json'], ['git', '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'mine']]) {
-		const ran = await run(argv, userGit, env);
-		if (ran.code !== 0) throw new Error(`${argv.join(' ')}: ${ran.stderr}`);
-	}
-	const outcomes = [];
-	for (const args of [['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']]) outcomes.push({args, run: await run(['hlab', ...args], userGit, env)});
-	return outcomes;
-})();
 
 t.test('the package is named hlab, ours on the registry (harness-lab there is an unrelated project)', async t => {
 	const manifest = Manifest.parse(JSON.parse(await readFile(join(installRoot, 'package.json'), 'utf8')));
@@ -240,10 +225,18 @@ t.test('commands that need a checkout say so in one line', async t => {
 	}
 });
 
-t.test('inside a user\'s own git project, snapshot-source and build-host refuse in one line (no EISDIR, nothing written)', async t => {
-	for (const {args, run: refused} of await userGitRefusals) {
-		t.equal(refused.code, 2, args.join(' '), {stderr: refused.stderr});
-		t.match(refused.stderr, /^hlab: .* is inside the git checkout [^\n]*user-git, which is not a harness-lab checkout[^\n]*\n$/, args.join(' '));
+t.test('inside the user\'s own git project, snapshot-source and build-host refuse in one line (no EISDIR, nothing written)', async t => {
+	// Last, as the project stays a git repository from here on: the project hlab is installed in, committed as users do.
+	await writeFile(join(project, '.gitignore'), 'node_modules/\n');
+	for (const argv of [['git', 'init', '-q'], ['git', 'add', '.gitignore', 'package.json', 'package-lock.json'], ['git', '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'mine']]) {
+		const ran = await run(argv, project, env);
+		t.equal(ran.code, 0, argv.join(' '), {stderr: ran.stderr});
 	}
-	t.same((await readdir(userGit)).sort(), ['.git', 'package.json', 'src'], 'no archive or build folder was left');
+	const before = (await readdir(project)).sort();
+	for (const args of [['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']]) {
+		const refused = await run(['hlab', ...args], project, env);
+		t.equal(refused.code, 2, args.join(' '), {stderr: refused.stderr});
+		t.match(refused.stderr, /^hlab: \S+ is inside the git checkout \S+\/project, which is not a harness-lab checkout[^\n]*\n$/, args.join(' '));
+	}
+	t.same((await readdir(project)).sort(), before, 'no archive or build folder was left');
 });

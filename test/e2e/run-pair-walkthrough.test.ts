@@ -8,6 +8,8 @@ import {tempDir} from '../temp-dir.js';
 
 // examples/run-pair/run.sh exactly as shipped: archive this checkout, rebuild two checkouts, change the candidate's engine, build both hosts, pair them.
 checkNoLeaks(t);
+// Longer than the suite's 300 s per file: the walkthrough is minutes of real builds and runs on a shared machine.
+t.setTimeout(900_000);
 
 t.test('the host-candidate walkthrough runs to a decision that names its reasons', {timeout: 900_000}, async t => {
 	const work = await tempDir(t, 'hlab-run-pair-');
