@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import t from 'tap';
-import {installRoot} from '../files/install-root.js';
+import {installRoot} from '../../files/install-root.js';
 
 // `npm run rules` looks at the project's folders only (evidence beside them is not source): knip's list is tsconfig's.
 t.test('knip\'s project folders are tsconfig.json\'s include', async t => {
