@@ -3,7 +3,7 @@ import {compileCandidate} from '../../../engine/index.js';
 import type {CandidateSnapshot} from '../../../engine/candidate/snapshot.js';
 import {InputError} from '../../input-error.js';
 import {prepareCandidate} from './candidate-evidence.js';
-import type {AttemptOptions} from './attempt-options.js';
+import {checkOptions, type AttemptOptions} from './attempt-options.js';
 import type {TaskFailure} from '../task-core/failed-result.js';
 import type {AttemptContext} from './attempt-context.js';
 
@@ -23,6 +23,8 @@ export class CandidateInputError extends InputError {
  * instead of an evidence directory whose every task failed; the attempt compiles it again into its evidence.
  */
 export async function checkCandidateFile(options: AttemptOptions): Promise<void> {
+	// A combination of flags that cannot run is named first, as the attempt itself would.
+	checkOptions(options);
 	const file = options.candidatePath;
 	if (file === null) return;
 	try {
