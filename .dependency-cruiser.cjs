@@ -3,6 +3,14 @@
  * A module may import its own layer's folder and any layer below; never one above, and never in a cycle.
  * CONTRIBUTING.md draws the same table for people; this file is what `npm test` checks.
  */
+const {readdirSync, readFileSync} = require('node:fs');
+const {join} = require('node:path');
+
+/** The project's own folders (tsconfig.json's `include`, and bin/). */
+const projectFolders = [...JSON.parse(readFileSync(join(__dirname, 'tsconfig.json'), 'utf8')).include, 'bin'];
+/** Every other top-level folder, such as evidence a user wrote into the checkout (with a candidate's copy of the SDK): not source. */
+const otherFolders = readdirSync(__dirname, {withFileTypes: true}).filter(entry => entry.isDirectory() && !projectFolders.includes(entry.name)).map(entry => entry.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
 const layers = [
 	// 0. Foundation: import nothing of the project but themselves.
 	{name: 'process', path: '^process/'},
@@ -111,15 +119,16 @@ module.exports = {
 			comment: 'an import that leads to no file',
 			severity: 'error',
 			from: {},
-			// harness-lab/sdk is how candidates and controllers name the SDK; the candidate compiler maps it.
-			to: {couldNotResolve: true, pathNot: '^harness-lab/sdk$'},
+			// hlab/sdk (and its old name harness-lab/sdk) is how candidates and controllers name the SDK; the candidate compiler maps it.
+			to: {couldNotResolve: true, pathNot: '^(hlab|harness-lab)/sdk$'},
 		},
 	],
 	options: {
 		parser: 'swc',
 		doNotFollow: {path: 'node_modules'},
 		// Task data and test fixtures are inputs, not modules of the project.
-		exclude: {path: '^(dist|node_modules|experiments|bench/[.]peer)/|^tasks/[^/]+/(files|expected)/|/fixtures/'},
+		// And only the project's folders are its modules.
+		exclude: {path: ['^(dist|node_modules|experiments|bench/[.]peer)/|^tasks/[^/]+/(files|expected)/|/fixtures/', ...otherFolders.map(name => `^${name}/`)]},
 		tsConfig: {fileName: 'tsconfig.json'},
 		// Package subpaths (js-tiktoken/ranks/...) resolve through their exports maps, as Node does.
 		enhancedResolveOptions: {exportsFields: ['exports'], conditionNames: ['import', 'node', 'default']},

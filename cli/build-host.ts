@@ -1,5 +1,5 @@
 import type {Command} from 'commander';
-import {buildHost, checkoutRoot, SourceError} from '../supervisor/source/index.js';
+import {buildHost, harnessCheckoutRoot, SourceError} from '../supervisor/source/index.js';
 import {installRoot} from '../files/install-root.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {absolutePath} from './path-option.js';
@@ -12,7 +12,7 @@ export function registerBuildHost(program: Command): void {
 		.option('--json', 'print build.json')
 		.action(async (flags: {out: string; json?: boolean}) => {
 			try {
-				const record = await buildHost({root: await checkoutRoot(installRoot), out: flags.out});
+				const record = await buildHost({root: await harnessCheckoutRoot(installRoot), out: flags.out});
 				if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
 				else process.stdout.write(`${flags.out}/${record.launcher}: ${record.digest} (commit ${record.source.commit}${record.source.dirty ? ', dirty' : ''}, ${Object.keys(record.files).length} files, node ${record.node.version})\n`);
 			} catch (error) {

@@ -13,13 +13,13 @@ export function registerPlugin(program: Command): void {
 	const plugin = program.command('plugin').description('single-file candidate plugins: validate them, describe the SDK they build on');
 	plugin
 		.command('validate')
-		.description('check that a candidate compiles under the import rule, loads, and exports a RuntimePlugin (activation and readiness are checked when a task starts)')
+		.description('check that a candidate compiles under the import rule, loads, exports a RuntimePlugin and, when a TypeScript compiler and Node types are at hand, type-checks (activation and readiness are checked when a task starts)')
 		.argument('<file>', 'the candidate file (TypeScript)', absolutePath)
 		.option('--json', 'print the verdict as JSON')
 		.action(async (file: string, flags: {json?: boolean}) => {
 			const verdict = await validateCandidate(file);
 			if (flags.json) process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
-			else if (verdict.valid) process.stdout.write(`valid: ${file} (${verdict.source_digest})\n`);
+			else if (verdict.valid) process.stdout.write(`valid: ${file} (${verdict.source_digest})\n${verdict.checks.filter(check => check.passed === null).map(check => `  ${check.name}: ${check.message}\n`).join('')}`);
 			else process.stdout.write(`invalid: ${file}\n${verdict.errors.map(error => `  ${error}`).join('\n')}\n`);
 			process.exitCode = verdict.valid ? okExit : failedExit;
 		});

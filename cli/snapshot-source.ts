@@ -1,5 +1,5 @@
 import type {Command} from 'commander';
-import {checkoutRoot, snapshotSource, SourceError} from '../supervisor/source/index.js';
+import {describeLeftOut, harnessCheckoutRoot, snapshotSource, SourceError} from '../supervisor/source/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {absolutePath} from './path-option.js';
 
@@ -12,7 +12,11 @@ export function registerSnapshotSource(program: Command): void {
 		.option('--json', 'print the manifest')
 		.action(async (flags: {out: string; dir?: string; json?: boolean}) => {
 			try {
-				const manifest = await snapshotSource({dir: await checkoutRoot(flags.dir ?? process.cwd()), out: flags.out});
+				const onLeftOut = (leftOut: Parameters<typeof describeLeftOut>[0]): void => {
+					const line = describeLeftOut(leftOut);
+					if (line !== null) process.stderr.write(`hlab: ${line}\n`);
+				};
+				const manifest = await snapshotSource({dir: await harnessCheckoutRoot(flags.dir ?? process.cwd()), out: flags.out, onLeftOut});
 				if (flags.json) process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
 				else process.stdout.write(`${flags.out}: commit ${manifest.commit}${manifest.dirty ? ', dirty' : ''}, patch ${manifest.diff.size} bytes, ${manifest.untracked.length} untracked files, source ${manifest.source_digest}\n`);
 			} catch (error) {

@@ -4,12 +4,12 @@ import {basename, dirname, resolve} from 'node:path';
 import type * as esbuild from 'esbuild';
 import {sha256} from '../../files/sha256.js';
 import {EngineError} from '../engine-error.js';
-import {sdkDigest, sdkEntry, sdkSpecifier} from './sdk-files.js';
+import {legacySdkSpecifier, sdkDigest, sdkEntry, sdkSpecifier} from './sdk-files.js';
 import type {CandidateSnapshot} from './snapshot.js';
 import {withEsbuild} from '../../process/esbuild-service.js';
 
 /**
- * The import rule of a single-file candidate: Node builtins stay external, `harness-lab/sdk` resolves to the
+ * The import rule of a single-file candidate: Node builtins stay external, `hlab/sdk` (or its old name) resolves to the
  * project's compiled SDK (bundled in), and anything else the candidate imports is refused by name.
  */
 function importPolicy(sourcePath: string): esbuild.Plugin {
@@ -21,7 +21,7 @@ function importPolicy(sourcePath: string): esbuild.Plugin {
 				// The SDK's own imports resolve normally: they are part of what the SDK is.
 				if (args.importer !== sourcePath) return undefined;
 				if (isBuiltin(args.path)) return {path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, external: true};
-				if (args.path === sdkSpecifier) return {path: sdkEntry};
+				if (args.path === sdkSpecifier || args.path === legacySdkSpecifier) return {path: sdkEntry};
 				return {errors: [{text: `import '${args.path}' is refused: a single-file candidate may import only Node builtins and ${sdkSpecifier}`}]};
 			});
 		},

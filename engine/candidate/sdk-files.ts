@@ -6,11 +6,13 @@ import {installRoot} from '../../files/install-root.js';
 
 /** Compiled code lives here; SDK file names are recorded relative to it (`sdk/plugin.d.ts`). */
 export const distRoot = join(installRoot, 'dist');
-/** The compiled public SDK: what a candidate's `harness-lab/sdk` import resolves to. */
+/** The compiled public SDK: what a candidate's `hlab/sdk` import resolves to. */
 export const sdkDistDir = join(distRoot, 'sdk');
 export const sdkEntry = join(sdkDistDir, 'index.js');
 /** The import specifier candidates use for the SDK. */
-export const sdkSpecifier = 'harness-lab/sdk';
+export const sdkSpecifier = 'hlab/sdk';
+/** The SDK's name before the package was `hlab`: candidates, cartridges and controllers written for it keep compiling. */
+export const legacySdkSpecifier = 'harness-lab/sdk';
 
 const specifiers = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
 

@@ -3,11 +3,13 @@ import {EngineError} from '../engine-error.js';
 import {pluginShapeProblems} from '../plugins/activate-plugin.js';
 import {compileCandidate} from './compile-candidate.js';
 import {importSnapshot} from './load-candidate.js';
+import {typeCheckCandidate} from './type-check-candidate.js';
 import type {CandidateSnapshot} from './snapshot.js';
 
 export const ValidationCheck = z.object({
-	name: z.enum(['compile', 'load', 'structure']),
-	passed: z.boolean(),
+	name: z.enum(['compile', 'load', 'structure', 'types']),
+	/** Null when the check could not be made (types, when no TypeScript compiler or Node types are at hand); the message says why. */
+	passed: z.boolean().nullable(),
 	message: z.string().nullable(),
 });
 
@@ -24,11 +26,11 @@ export const ValidationVerdict = z.object({
 });
 export type ValidationVerdict = z.infer<typeof ValidationVerdict>;
 
-/** Checks that a candidate file compiles under the import rule, loads, and default-exports a RuntimePlugin. */
+/** Checks that a candidate file compiles under the import rule, loads, default-exports a RuntimePlugin, and (when it can) type-checks. */
 export async function validateCandidate(file: string): Promise<ValidationVerdict> {
 	const checks: z.infer<typeof ValidationCheck>[] = [];
 	const verdict = (snapshot: CandidateSnapshot | null): ValidationVerdict => {
-		const errors = checks.filter(check => !check.passed).map(check => `${check.name}: ${check.message}`);
+		const errors = checks.filter(check => check.passed === false).map(check => `${check.name}: ${check.message}`);
 		return {
 			schema: 'harness-lab/plugin-validation@1',
 			file,
@@ -58,5 +60,7 @@ export async function validateCandidate(file: string): Promise<ValidationVerdict
 	}
 	const problems = pluginShapeProblems(module.default);
 	checks.push({name: 'structure', passed: problems.length === 0, message: problems.length === 0 ? null : problems.join('; ')});
+	const types = await typeCheckCandidate(file);
+	checks.push({name: 'types', passed: types.notChecked === null ? types.problems.length === 0 : null, message: types.notChecked === null ? (types.problems.length === 0 ? null : types.problems.join('; ')) : `not checked: ${types.notChecked}`});
 	return verdict(snapshot);
 }

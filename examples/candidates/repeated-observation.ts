@@ -11,7 +11,7 @@ import type {
 	AgentStepPolicyOutput,
 	RuntimePlugin,
 	TranscriptEntry,
-} from 'harness-lab/sdk';
+} from 'hlab/sdk';
 
 const guidance = 'Do not repeat a tool call whose result cannot have changed since you last made it.';
 

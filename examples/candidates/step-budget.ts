@@ -2,7 +2,7 @@
  * A step policy that stops the loop at a fixed step index: the simplest `agent.step.policy` candidate.
  * Validate it with `hlab plugin validate --json examples/candidates/step-budget.ts`.
  */
-import type {AgentStepPolicyInput, AgentStepPolicyOutput, RuntimePlugin} from 'harness-lab/sdk';
+import type {AgentStepPolicyInput, AgentStepPolicyOutput, RuntimePlugin} from 'hlab/sdk';
 
 /** The first step index that is not dispatched: with 6, at most six model requests are made. */
 const stopAtStep = 6;

@@ -1,5 +1,5 @@
 // The sample experiment controller's entry: `hlab controller build` bundles this file standalone.
-import {dispatchExperimentController} from 'harness-lab/sdk';
+import {dispatchExperimentController} from 'hlab/sdk';
 import {sampleController} from './sample-controller.js';
 
 await dispatchExperimentController(sampleController);

@@ -1,6 +1,6 @@
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
-import {ControllerError, type AcceptParams, type AcceptResult, type ControllerTask, type ExperimentController, type ReportSummary, type ScoreParams, type ScoreResult, type SetupParams} from 'harness-lab/sdk';
+import {ControllerError, type AcceptParams, type AcceptResult, type ControllerTask, type ExperimentController, type ReportSummary, type ScoreParams, type ScoreResult, type SetupParams} from 'hlab/sdk';
 
 /** A tiny task source; the answer keys stay here, never in a task a candidate sees. */
 const sampleTasks: Array<ControllerTask & {expected: Record<string, string>}> = [

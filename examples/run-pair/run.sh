@@ -51,7 +51,7 @@ reconstruct "$work/baseline-checkout"
 reconstruct "$work/candidate-checkout"
 
 say "3. the engine change under test (candidate only)"
-node - "$work/candidate-checkout/engine/loop/system-prompt.ts" <<'JS'
+node - "$work/candidate-checkout/harness/builtin-agent.ts" <<'JS'
 const {readFileSync, writeFileSync} = require('node:fs');
 const file = process.argv[2];
 const line = "\t'Check your work by running it (for example the tests) before you finish. Do not edit tests unless the task asks for it.',\n";
@@ -65,8 +65,10 @@ say "4. snapshot and build each checkout"
 for side in baseline candidate; do
 	checkout="$work/$side-checkout"
 	hlab snapshot-source --dir "$checkout" --out "$work/$side-source.tar"
-	# The checkout's own hlab builds it: compile its sources, then build the host from them.
-	(cd "$checkout" && tsc -p . && node bin/hlab.js build-host --out "$work/$side-hlab")
+	# The checkout's own bin/hlab.js builds it; build-host compiles the checkout's sources afresh into the build, so the
+	# builder runs on a copy of this checkout's compiled code (same commit and patch) rather than on a second full compile.
+	cp -a "$repo/dist" "$checkout/dist"
+	(cd "$checkout" && node bin/hlab.js build-host --out "$work/$side-hlab")
 done
 baseline="$work/baseline-hlab/hlab"
 candidate="$work/candidate-hlab/hlab"

@@ -39,7 +39,17 @@ export interface PairOptions {
 	syncLedger?: boolean;
 }
 
-const DecisionView = z.object({decision: z.enum(['accept', 'reject', 'revise', 'insufficient'])}).loose();
+const DecisionView = z.object({
+	decision: z.enum(['accept', 'reject', 'revise', 'insufficient']),
+	checks: z.array(z.object({rule: z.string(), satisfied: z.boolean(), message: z.string()}).loose()).default([]),
+}).loose();
+
+/** Why the compare decided as it did: the checks that fail (all of them, for an accept), so `pair` names its reasons. */
+function decisionReasons(view: z.infer<typeof DecisionView>): string {
+	const failing = view.checks.filter(check => !check.satisfied);
+	const named = (view.decision === 'accept' ? view.checks : failing).map(check => `${check.rule}: ${check.message}`);
+	return named.length === 0 ? '' : `: ${named.join('; ')}`;
+}
 
 /**
  * Runs a baseline and a candidate one after the other, each as `BASELINE eval` (so the same supervisor runs
@@ -159,8 +169,9 @@ async function compareSides(file: PairFile, out: string, baselineExe: string, de
 	let decision: 'accept' | 'reject' | 'revise' | 'insufficient' = 'reject';
 	let reason: string;
 	try {
-		decision = DecisionView.parse(JSON.parse(await readFile(join(out, 'decision.json'), 'utf8'))).decision;
-		reason = `the baseline executable's compare decided ${decision}`;
+		const view = DecisionView.parse(JSON.parse(await readFile(join(out, 'decision.json'), 'utf8')));
+		decision = view.decision;
+		reason = `the baseline executable's compare decided ${decision}${decisionReasons(view)}`;
 	} catch (error) {
 		reason = `the baseline executable's compare wrote no readable decision (${run.record.failure_message ?? `exit ${run.record.exit_code}`}): ${(error as Error).message.split('\n')[0]}`;
 	}

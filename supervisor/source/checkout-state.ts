@@ -2,6 +2,7 @@ import {lstat, readFile, readlink} from 'node:fs/promises';
 import {join} from 'node:path';
 import {z} from 'zod';
 import {digestBytes, digestJson} from '../../files/digest.js';
+import {leaveOutEvidence, type LeftOut} from './evidence-folders.js';
 import {git, SourceError} from './git.js';
 
 /** One untracked, not-ignored file of a checkout. */
@@ -26,6 +27,8 @@ export interface CheckoutState {
 	dirty: boolean;
 	/** One digest over commit, patch and untracked files; a snapshot and a build of the same state share it. */
 	source_digest: string;
+	/** Untracked folders that are not source: evidence hlab wrote, repositories of their own. */
+	left_out: LeftOut[];
 }
 
 /** The source identity of a state: the digest both `snapshot.json` and `build.json` record. */
@@ -42,11 +45,12 @@ export async function readCheckoutState(root: string): Promise<CheckoutState> {
 		throw new SourceError('not_a_checkout', `${root} has no commit to snapshot against: ${(error as Error).message}`);
 	}
 	const diff = await git(root, ['diff', 'HEAD', '--binary', '--no-color', '--no-ext-diff']);
-	const names = (await git(root, ['ls-files', '--others', '--exclude-standard', '-z'])).toString('utf8').split('\0').filter(name => name !== '').sort();
+	const listed = (await git(root, ['ls-files', '--others', '--exclude-standard', '-z'])).toString('utf8').split('\0').filter(name => name !== '').sort();
+	const {source: names, leftOut} = leaveOutEvidence(listed);
 	const untracked: UntrackedFile[] = [];
 	for (const name of names) untracked.push(await describeFile(root, name));
 	const diffDigest = digestBytes(diff);
-	return {root, commit, diff, diff_digest: diffDigest, untracked, dirty: diff.length > 0 || untracked.length > 0, source_digest: sourceDigest(commit, diffDigest, untracked)};
+	return {root, commit, diff, diff_digest: diffDigest, untracked, dirty: diff.length > 0 || untracked.length > 0, source_digest: sourceDigest(commit, diffDigest, untracked), left_out: leftOut};
 }
 
 async function describeFile(root: string, name: string): Promise<UntrackedFile> {

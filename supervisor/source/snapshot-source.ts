@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
 import * as tar from 'tar';
 import {readCheckoutState} from './checkout-state.js';
+import type {LeftOut} from './evidence-folders.js';
 import {SourceError} from './git.js';
 import {SnapshotManifest, snapshotSchema, untrackedMember} from './snapshot-manifest.js';
 import {writeJson} from '../../files/write-json.js';
@@ -10,12 +11,13 @@ import {writeJson} from '../../files/write-json.js';
 /**
  * Writes a source archive of the checkout holding `dir`: `snapshot.json` (commit, digests), `head.diff`
  * (the complete patch against the commit) and `untracked/` (every untracked, not-ignored file).
- * The output is created exclusively: an existing file is refused.
+ * The output is created exclusively: an existing file is refused. Evidence folders are never source (`onLeftOut` hears of them).
  */
-export async function snapshotSource(options: {dir: string; out: string}): Promise<SnapshotManifest> {
+export async function snapshotSource(options: {dir: string; out: string; onLeftOut?: (leftOut: LeftOut[]) => void}): Promise<SnapshotManifest> {
 	const out = resolve(options.out);
 	const root = resolve(options.dir);
 	const state = await readCheckoutState(root);
+	options.onLeftOut?.(state.left_out);
 	let claim;
 	try {
 		await mkdir(dirname(out), {recursive: true});

@@ -1,4 +1,5 @@
-import {mkdtemp, readFile, rm} from 'node:fs/promises';
+import {existsSync} from 'node:fs';
+import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {dirname, join, relative} from 'node:path';
 import t from 'tap';
@@ -35,4 +36,21 @@ t.test('the controller check passes against this checkout\'s compare, built, fro
 	t.equal(unscorable.decision, 'reject', 'a side whose re-score failed is rejected');
 	t.equal(unscorable.decided_by, 'controller');
 	t.ok(unscorable.controller?.decision, 'the pinned controller was asked and its answer recorded');
+});
+
+t.test('check controller names an --hlab that meets a Node older than 22 on PATH as such, in one line', async t => {
+	const root = await mkdtemp(join(tmpdir(), 'hlab-controller-old-node-'));
+	t.teardown(() => rm(root, {recursive: true, force: true}));
+	// An older Node first on PATH, as on a machine whose system Node is 20: this Node, made to say it is v20.
+	const oldNode = join(root, 'old-node');
+	await mkdir(oldNode);
+	const pretend = 'data:text/javascript,Object.defineProperty(process,"version",{value:"v20.20.2"});Object.defineProperty(process.versions,"node",{value:"20.20.2"})';
+	await writeFile(join(oldNode, 'node'), `#!/bin/sh\nexec '${process.execPath}' --import '${pretend}' "$@"\n`, {mode: 0o755});
+	const frozen = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: root});
+	t.equal(frozen.record.exit_code, 0, frozen.stderr);
+	const checked = await hlab(['check', 'controller', '--hlab', hlabLauncher, '--plan', 'plan.json', '--output', 'check'], {cwd: root, env: {PATH: `${oldNode}:${process.env.PATH ?? ''}`}});
+	t.equal(checked.record.exit_code, 2, 'bad input, not four failed checks', {stdout: checked.stdout});
+	t.match(checked.stderr, /^hlab: --hlab \S+ runs on a Node older than 22 \(Node\.js 22 or newer is required \(this is v20\.20\.2\)[^\n]*\); put Node 22 first on PATH[^\n]*\n$/);
+	t.equal(checked.stdout, '');
+	t.notOk(existsSync(join(root, 'check')), 'no output folder');
 });

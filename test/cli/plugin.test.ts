@@ -19,8 +19,17 @@ t.test('plugin validate --json: both example candidates are valid', async t => {
 		t.equal(result.record.exit_code, 0, result.stderr);
 		const verdict = ValidationVerdict.parse(JSON.parse(result.stdout));
 		t.same([verdict.valid, verdict.errors], [true, []]);
-		t.same(verdict.checks.map(check => check.name), ['compile', 'load', 'structure']);
+		t.same(verdict.checks.map(check => [check.name, check.passed]), [['compile', true], ['load', true], ['structure', true], ['types', true]], 'the examples type-check too');
 	}
+});
+
+t.test('plugin validate: a type error makes the candidate invalid, named as the compiler names it, status 1', async t => {
+	const dir = await tempDir(t, 'hlab-plugin-types-');
+	const source = await readFile(join(projectRoot, 'examples', 'candidates', 'step-budget.ts'), 'utf8');
+	await writeFile(join(dir, 'typo.ts'), `${source}\nconst limit: number = 'three';\nvoid limit;\n`);
+	const result = await hlabCommand(['plugin', 'validate', join(dir, 'typo.ts')]);
+	t.equal(result.record.exit_code, 1, result.stdout);
+	t.match(result.stdout, /^invalid: \S+typo\.ts\n {2}types: typo\.ts\(\d+,7\): error TS2322: Type 'string' is not assignable to type 'number'\.\n$/);
 });
 
 t.test('plugin validate --json: a disallowed import is named, and the status is 1', async t => {

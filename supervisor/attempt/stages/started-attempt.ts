@@ -5,6 +5,7 @@ import type {AttemptContext} from './attempt-context.js';
 import {closeAttemptHost} from './attempt-host.js';
 import type {AttemptOptions} from './attempt-options.js';
 import {auditAttempt, withNodeAudits} from './audit-leaks.js';
+import {checkCandidateFile} from './load-candidate.js';
 import {closeAttempt, openAttempt} from './open-attempt.js';
 import {measureSupervisor, recordAttempt} from './record-attempt.js';
 import {startServices, type Services} from './start-services.js';
@@ -20,6 +21,7 @@ export interface StartedAttempt {
 
 /** Opens, admits and starts the attempt, runs `body`, then closes in reverse order: services, then the attempt itself. */
 export async function withStartedAttempt<T>(options: AttemptOptions, body: (started: StartedAttempt) => Promise<T>): Promise<T> {
+	await checkCandidateFile(options);
 	const attempt = await openAttempt(options);
 	try {
 		const admission = await admitAttempt(attempt);

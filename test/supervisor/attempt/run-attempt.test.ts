@@ -9,6 +9,8 @@ import {AttemptRecord} from '../../../supervisor/attempt/stages/attempt-record.j
 import {buildPlan, writePlan} from '../../../supervisor/plan/freeze.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {tempDir} from '../../temp-dir.js';
+import {installRoot} from '../../../files/install-root.js';
+import {hlab} from '../../hlab.js';
 
 checkNoLeaks(t);
 
@@ -52,14 +54,34 @@ t.test('the first refusal wins: a refused plan is not followed by compiling its 
 	const json = JSON.parse(await readFile(plan, 'utf8'));
 	json.budgets.max_steps = 50;
 	await writeFile(plan, JSON.stringify(json, null, 2));
-	const broken = join(dir, 'broken.ts');
-	await writeFile(broken, 'export default {{{');
-	const {dir: evidence, report} = await attemptOf(plan, join(dir, 'attempt'), {candidatePath: broken});
+	// A candidate that compiles (a broken one is bad input, refused before the attempt opens: see below).
+	const candidate = join(installRoot, 'examples', 'candidates', 'step-budget.ts');
+	const {dir: evidence, report} = await attemptOf(plan, join(dir, 'attempt'), {candidatePath: candidate});
 	t.equal(report.admission.admitted, false);
 	t.ok(report.tasks.every(task => task.reason === 'admission'), 'admission, not the candidate, is the reason');
 	t.equal(report.candidate, null);
 	t.notOk(existsSync(join(evidence, 'candidate')), 'the candidate was never compiled');
 	t.notOk(existsSync(join(evidence, 'services')), 'the scripted provider was never started');
+});
+
+t.test('a missing or broken candidate is refused in one line, exit 2, before any evidence directory exists', async t => {
+	const dir = await tempDir(t);
+	await freezePlan(dir);
+	await writeFile(join(dir, 'broken.ts'), 'export default {{{');
+	await writeFile(join(dir, 'npm-import.ts'), "import leftPad from 'left-pad';\nexport default leftPad;\n");
+	const cases: Array<[string, RegExp]> = [
+		['missing.ts', /^hlab: cannot read candidate \S*missing\.ts: ENOENT[^\n]* \(no evidence directory was created\)\n$/],
+		['broken.ts', /^hlab: cannot compile candidate \S*broken\.ts: broken\.ts:1:\d+: [^\n]* \(no evidence directory was created\)\n$/],
+		['npm-import.ts', /^hlab: cannot compile candidate \S*npm-import\.ts: [^\n]*import 'left-pad' is refused[^\n]*\n$/],
+	];
+	for (const [file, pattern] of cases) {
+		const artifacts = `attempt-${file}`;
+		const run = await hlab(['eval', '--plan', 'plan.json', '--candidate', file, '--artifacts', artifacts], {cwd: dir});
+		t.equal(run.record.exit_code, 2, `${file}: exit 2`, {stdout: run.stdout, stderr: run.stderr});
+		t.match(run.stderr, pattern, `${file}: one line`);
+		t.equal(run.stdout, '', `${file}: no task line was printed`);
+		t.notOk(existsSync(join(dir, artifacts)), `${file}: no evidence directory`);
+	}
 });
 
 t.test('an attempt interrupted before any task started keeps the whole denominator as unfinished', async t => {

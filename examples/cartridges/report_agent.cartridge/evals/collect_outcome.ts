@@ -1,6 +1,6 @@
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import type {CollectorInput} from 'harness-lab/sdk';
+import type {CollectorInput} from 'hlab/sdk';
 
 /** Reads report.json from the workspace: the file, never what the tool said it wrote. */
 export function collect_report({runtime}: CollectorInput): Record<string, unknown> {

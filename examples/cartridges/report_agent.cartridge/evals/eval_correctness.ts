@@ -1,4 +1,4 @@
-import {grader} from 'harness-lab/sdk';
+import {grader} from 'hlab/sdk';
 
 /** The profit in the file is the expected one. */
 export const eval_profit_is_correct = grader(['required'], context => {

@@ -1,4 +1,4 @@
-import type {CartridgeRuntime} from 'harness-lab/sdk';
+import type {CartridgeRuntime} from 'hlab/sdk';
 
 /** The case's fresh workspace: where the report is written. */
 export function build(runtime: CartridgeRuntime): string {

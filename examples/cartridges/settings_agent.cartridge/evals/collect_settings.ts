@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import type {CollectorInput} from 'harness-lab/sdk';
+import type {CollectorInput} from 'hlab/sdk';
 
 /** The settings file as it is in the workspace after the run. */
 export function collect_settings({runtime}: CollectorInput): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import {grader} from 'harness-lab/sdk';
+import {grader} from 'hlab/sdk';
 
 const canonical = (value: unknown): string => JSON.stringify(value, Object.keys(value as object).sort());
 

@@ -1,5 +1,5 @@
 import {isAbsolute, relative, resolve} from 'node:path';
-import type {CartridgeRuntime} from 'harness-lab/sdk';
+import type {CartridgeRuntime} from 'hlab/sdk';
 
 /** A resolver that keeps a path the model gives inside the workspace. */
 export function build(runtime: CartridgeRuntime): (path: string) => string {

@@ -1,6 +1,6 @@
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import type {ToolContext} from 'harness-lab/sdk';
+import type {ToolContext} from 'hlab/sdk';
 
 /** Writes report.json in the project directory and tells the model what it wrote. */
 export function execute(context: ToolContext, args: {revenue: number; cost: number}): object {
