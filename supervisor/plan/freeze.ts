@@ -15,6 +15,7 @@ import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
 import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
 import {planPower, powerText} from './plan-power.js';
+import {defaultMemoryLimitBytes, defaultWorkspaceLimitBytes, taskLimitsOf, taskLimitsText} from './task-limits.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
@@ -26,6 +27,10 @@ export interface FreezeOptions {
 	repeat?: number;
 	maxSteps: number;
 	deadlineMs: number;
+	/** Allocated bytes a task's workspace may hold; default `defaultWorkspaceLimitBytes`. */
+	workspaceLimitBytes?: number;
+	/** Memory each process of a task may hold; default `defaultMemoryLimitBytes`. */
+	memoryLimitBytes?: number;
 	policyPath: string | null;
 	controllerPath: string | null;
 	configPath: string | null;
@@ -86,7 +91,12 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		...identities,
 		provider: await freezeResponses(options.provider, options.responsesPath ?? null),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
-		budgets: {max_steps: options.maxSteps, timeout_ms: options.deadlineMs},
+		budgets: {
+			max_steps: options.maxSteps,
+			timeout_ms: options.deadlineMs,
+			workspace_limit_bytes: options.workspaceLimitBytes ?? defaultWorkspaceLimitBytes,
+			memory_limit_bytes: options.memoryLimitBytes ?? defaultMemoryLimitBytes,
+		},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
 		...(cartridge === undefined ? {} : {cartridge}),
@@ -113,6 +123,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
 		...(plan.provider.kind === 'scripted' && plan.provider.responses !== undefined ? [`  responses: ${plan.provider.responses.path} (${plan.provider.responses.digest})`] : []),
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
+		`  per task: ${taskLimitsText(taskLimitsOf(plan))}`,
 		`  repetition: ${plan.repeat === 1 ? 'each task once' : `each task ${plan.repeat} times`}; total budget: ${budgetText(plan.total_budget)}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,

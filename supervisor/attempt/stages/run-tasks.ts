@@ -134,14 +134,14 @@ async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch,
 	});
 	const executed = {...result, leak_audit: await watch.ended(started())};
 	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
-	const recorded = exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
+	const recorded = await exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, turn.log);
 	return {recorded, exported: recorded.problem === null};
 }
 
 /** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */
-function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, log: Logger): RecordedTask {
+async function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, log: Logger): Promise<RecordedTask> {
 	try {
-		return {result: exportTaskEvidence(paths, executed, keepWorkspace), problem: null};
+		return {result: await exportTaskEvidence(paths, executed, keepWorkspace), problem: null};
 	} catch (error) {
 		const message = `evidence export failed, runtime state kept in ${paths.relDir}/runtime-state: ${(error as Error).message}`;
 		log.error({err: error}, 'export failed');

@@ -24,7 +24,7 @@ async function ranTask(t: Test): Promise<{evidence: string; paths: TaskPaths}> {
 
 t.test('the evidence leaves the tmpfs for the task folder, and the runtime state goes once dropped', async t => {
 	const {evidence, paths} = await ranTask(t);
-	const exported = exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), true);
+	const exported = await exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), true);
 	t.same(exported.evidence, {journal: 'tasks/001-x/journal.jsonl', workspace: 'tasks/001-x/workspace', result: 'tasks/001-x/result.json'});
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'journal.jsonl'), 'utf8'), '{"step":1}\n');
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'workspace', 'src', 'made.txt'), 'utf8'), 'made', 'the kept workspace crossed file systems');
@@ -39,7 +39,7 @@ t.test('a failed export moves the runtime state into the task folder for investi
 	const {evidence, paths} = await ranTask(t);
 	// A folder where result.json must go: the durable write cannot replace it.
 	await mkdir(join(paths.dir, 'result.json'));
-	t.throws(() => exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), false));
+	await t.rejects(exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), false));
 	const kept = join(evidence, 'tasks', '001-x', 'runtime-state');
 	t.equal(await readFile(join(kept, 'workspace', 'src', 'made.txt'), 'utf8'), 'made');
 	t.ok(existsSync(join(kept, 'session', 'configuration.json')));

@@ -1,0 +1,71 @@
+import {existsSync, readdirSync, statSync} from 'node:fs';
+import {writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import t from 'tap';
+import {runAttempt} from '../../supervisor/attempt/run-attempt.js';
+import {checkNoLeaks} from '../leak-check.js';
+import {freeze, scratch} from './experiment-fixture.js';
+
+checkNoLeaks(t);
+
+const mib = 1024 ** 2;
+
+/** A response script turn that runs one shell command. */
+const command = (text: string): object => ({tool_calls: [{type: 'function', function: {name: 'run_command', arguments: {command: text, timeout_seconds: 50}}}]});
+const done = (summary: string): object => ({tool_calls: [{type: 'function', function: {name: 'done', arguments: {summary}}}]});
+
+/** The concurrent task that must pass whatever its neighbour does: a wait (so the two overlap), then the answer. */
+const passing = [command('sleep 2'), done('It finished at 12:25.')];
+
+async function script(dir: string, tasks: Record<string, object[]>): Promise<string> {
+	const path = join(dir, 'responses.json');
+	await writeFile(path, JSON.stringify({schema: 'harness-lab/response-script@1', tasks}));
+	return path;
+}
+
+t.test('a task that writes past its workspace limit is ended with reason workspace_limit, and the task beside it passes', async t => {
+	const dir = await scratch(t);
+	// The write finishes in well under a second; the sleep after it is what the quota cuts short.
+	const responses = await script(dir, {sales_report: [command('head -c 64M /dev/zero > big; sleep 40'), done('wrote')], answer_from_prompt: passing});
+	const plan = await freeze({dir, tasks: 'sales_report,answer_from_prompt', policy: {concurrency: 2}, responsesPath: responses, workspaceLimitBytes: 16 * mib});
+	const outcome = await runAttempt({planPath: plan, artifacts: join(dir, 'evidence'), candidatePath: null, keepWorkdirs: false, configPath: null, quiet: true, cwd: dir});
+	const [over, beside] = outcome.report.tasks;
+	t.equal(over!.reason, 'workspace_limit', over!.message ?? '');
+	t.match(over!.message, /over the plan's workspace limit of 16777216 bytes/);
+	t.ok(over!.wall_ms! < 30_000, `ended when it went over, not at its command's end (${over!.wall_ms} ms)`);
+	t.equal(beside!.status, 'passed', `the concurrent task passed: ${beside!.message}`);
+	t.equal(outcome.report.tasks.filter(task => task.status === 'passed').length, 1);
+	t.notOk(existsSync(join(dir, 'evidence', 'tasks', '001-sales_report', 'runtime-state')), 'the runtime state was dropped as usual');
+});
+
+t.test('a large sparse file takes no room in the workspace, so it is within the limit, and the kept workspace exports it still sparse', async t => {
+	const dir = await scratch(t);
+	const responses = await script(dir, {sales_report: [command('truncate -s 10G sparse && head -c 1M /dev/urandom > dense'), done('made')], answer_from_prompt: passing});
+	const plan = await freeze({dir, tasks: 'sales_report,answer_from_prompt', policy: {concurrency: 2}, responsesPath: responses, workspaceLimitBytes: 16 * mib});
+	const evidence = join(dir, 'evidence');
+	const outcome = await runAttempt({planPath: plan, artifacts: evidence, candidatePath: null, keepWorkdirs: true, configPath: null, quiet: true, cwd: dir});
+	const [made, beside] = outcome.report.tasks;
+	t.not(made!.reason, 'workspace_limit', 'ten gigabytes of holes take no room: the quota counts allocated blocks');
+	t.equal(beside!.status, 'passed');
+	const workspace = join(evidence, 'tasks', '001-sales_report', 'workspace');
+	t.same(readdirSync(workspace).filter(name => name === 'sparse' || name === 'dense').sort(), ['dense', 'sparse']);
+	const sparse = statSync(join(workspace, 'sparse'));
+	t.equal(sparse.size, 10 * 1024 ** 3, 'the exported file keeps its size');
+	// Without the hole-keeping copy the export writes all ten gigabytes (Node's copyFile fills the holes).
+	t.ok(sparse.blocks * 512 <= 64 * 1024, `and takes (almost) no room: ${sparse.blocks * 512} bytes allocated`);
+	const dense = statSync(join(workspace, 'dense'));
+	t.ok(dense.blocks * 512 >= mib, 'a written file is copied whole');
+});
+
+t.test('a runtime root with less free space than one workspace may take fails each task runtime_space before it starts', async t => {
+	const dir = await scratch(t);
+	const responses = await script(dir, {sales_report: [command('touch started'), done('made')], answer_from_prompt: passing});
+	// A pebibyte: more than any runtime root here has free.
+	const plan = await freeze({dir, tasks: 'sales_report,answer_from_prompt', policy: {concurrency: 2}, responsesPath: responses, workspaceLimitBytes: 1024 ** 5});
+	const evidence = join(dir, 'evidence');
+	const outcome = await runAttempt({planPath: plan, artifacts: evidence, candidatePath: null, keepWorkdirs: true, configPath: null, quiet: true, cwd: dir});
+	t.same(outcome.report.tasks.map(task => task.reason), ['runtime_space', 'runtime_space']);
+	t.match(outcome.report.tasks[0]!.message, /^not started: the runtime root .* bytes free, less than the 1125899906842624 bytes one workspace may take \(an infrastructure failure/);
+	t.same(outcome.report.tasks.map(task => task.outcome), [null, null], 'neither ran');
+	t.notOk(existsSync(join(evidence, 'tasks', '001-sales_report', 'workspace', 'started')), 'nothing of the task ran');
+});
