@@ -6,7 +6,8 @@ import {whyNotExecutable} from './find-executable.js';
 import {readStat} from './proc-table.js';
 import type {KilledProcess, ProcessFailure, ProcessRecord} from './process-record.js';
 import {settleStreams} from './settle-streams.js';
-import {openContainer} from './tree-container.js';
+import {dataLimitArgv, type MemoryLimit} from './memory-limit.js';
+import {openContainer, type TreeContainer} from './tree-container.js';
 import {checkSandbox} from './sandbox/check-sandbox.js';
 import {sandboxArgv} from './sandbox/sandbox-argv.js';
 import type {Sandbox} from './sandbox/sandbox-options.js';
@@ -43,6 +44,11 @@ export interface RunOptions {
 	trackDescendants?: boolean;
 	/** The backend that holds the tree; default: `HLAB_CONTAINMENT`, else the strongest available. */
 	containment?: Containment;
+	/**
+	 * Bound the tree's memory: its cgroup's memory.max (all its processes together) where the memory controller is
+	 * delegated, else RLIMIT_DATA on the leader, which every child inherits (each process on its own). Null or absent: none.
+	 */
+	memoryLimitBytes?: number | null;
 	/** Run the command under bubblewrap; if bwrap is unusable the run fails to start, it never runs unsandboxed. */
 	sandbox?: Sandbox;
 	/** Test-only: disable the sweep of members that left the group. */
@@ -105,6 +111,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 			survivors: [],
 			cleanup_ms: 0,
 			resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
+			memory_limit: null,
 			sandbox: options.sandbox ?? null,
 			...fields,
 		},
@@ -133,7 +140,14 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		return finish({});
 	}
 	const container = openContainer(containment, `${markerKey}=1`, options.trackDescendants ?? true);
-	const [spawnFile, ...spawnArgs] = container.wrap(sandboxed.argv) as [string, ...string[]];
+	const bounded = boundMemory(container, options.memoryLimitBytes ?? null, sandboxed.argv);
+	if ('reason' in bounded) {
+		container.release();
+		fail('spawn');
+		failureMessage = `cannot start ${file}: ${bounded.reason}`;
+		return finish({});
+	}
+	const [spawnFile, ...spawnArgs] = container.wrap(bounded.argv) as [string, ...string[]];
 	const subprocess = execa(spawnFile, spawnArgs, {
 		cwd,
 		env,
@@ -185,6 +199,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	clearTimeout(deadline);
 	options.signal?.removeEventListener('abort', onAbort);
 	const resources = container.resources();
+	const memoryLimit = bounded.by === null ? null : {bytes: options.memoryLimitBytes!, by: bounded.by, oom_kills: container.oomKills()};
 	container.release();
 	// A pipe held open by something we could not find must not hang the caller.
 	await settleStreams([subprocess.stdout!, subprocess.stderr!], [stdout.writable, stderr.writable]);
@@ -200,6 +215,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		survivors: stop.survivors,
 		cleanup_ms: cleanupMs,
 		resources,
+		memory_limit: memoryLimit,
 	});
 }
 
@@ -212,6 +228,14 @@ function leaksOf(killed: KilledProcess[], leaderPid: number, leaderEnded: boolea
 	return [...new Set(pids)];
 }
 
+/** The tree's memory bound: its cgroup's where it can take one, else prlimit before the command (outside any sandbox, so bwrap inherits it too). */
+function boundMemory(container: TreeContainer, bytes: number | null, argv: string[]): {argv: string[]; by: MemoryLimit['by'] | null} | {reason: string} {
+	if (bytes === null) return {argv, by: null};
+	if (container.limitMemory(bytes)) return {argv, by: 'cgroup'};
+	const limited = dataLimitArgv(bytes, argv);
+	return 'reason' in limited ? limited : {argv: limited.argv, by: 'rlimit_data'};
+}
+
 /** The argv behind bubblewrap when a sandbox is asked for, or why it cannot be had. */
 function inSandbox(argv: string[], sandbox: Sandbox | undefined, cwd: string): {argv: string[]} | {reason: string} {
 	if (sandbox === undefined) return {argv};
@@ -222,7 +246,7 @@ function inSandbox(argv: string[], sandbox: Sandbox | undefined, cwd: string): {
 
 function validate(options: RunOptions): void {
 	if (options.argv.length === 0 || options.argv[0] === '') throw new TypeError('a command is required');
-	for (const [name, value] of [['deadlineMs', options.deadlineMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit]] as const) {
+	for (const [name, value] of [['deadlineMs', options.deadlineMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit], ['memoryLimitBytes', options.memoryLimitBytes]] as const) {
 		if (value != null && (!Number.isFinite(value) || value < 0)) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
 	}
 }

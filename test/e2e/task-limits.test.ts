@@ -1,5 +1,5 @@
 import {existsSync, readdirSync, statSync} from 'node:fs';
-import {writeFile} from 'node:fs/promises';
+import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {runAttempt} from '../../supervisor/attempt/run-attempt.js';
@@ -68,4 +68,22 @@ t.test('a runtime root with less free space than one workspace may take fails ea
 	t.match(outcome.report.tasks[0]!.message, /^not started: the runtime root .* bytes free, less than the 1125899906842624 bytes one workspace may take \(an infrastructure failure/);
 	t.same(outcome.report.tasks.map(task => task.outcome), [null, null], 'neither ran');
 	t.notOk(existsSync(join(evidence, 'tasks', '001-sales_report', 'workspace', 'started')), 'nothing of the task ran');
+});
+
+t.test('a tool command that allocates past the memory limit fails as a command the model sees; the task goes on and the task beside it passes', async t => {
+	const dir = await scratch(t);
+	const allocate = `python3 -c 'bytearray(600 * 1024 * 1024)' 2>&1 | tail -n 1; echo "allocation exit=\${PIPESTATUS[0]}"`;
+	const responses = await script(dir, {sales_report: [command(allocate), done('tried')], answer_from_prompt: passing});
+	const plan = await freeze({dir, tasks: 'sales_report,answer_from_prompt', policy: {concurrency: 2}, responsesPath: responses, memoryLimitBytes: 256 * mib});
+	const evidence = join(dir, 'evidence');
+	const outcome = await runAttempt({planPath: plan, artifacts: evidence, candidatePath: null, keepWorkdirs: false, configPath: null, quiet: true, cwd: dir});
+	const [tried, beside] = outcome.report.tasks;
+	t.equal(beside!.status, 'passed', 'the concurrent task passed');
+	t.not(tried!.reason, 'crash', 'the task itself did not die: it went on to its next turn');
+	t.equal(tried!.outcome?.steps, 2, 'both turns ran');
+	const messages = await readFile(join(evidence, tried!.evidence.messages!), 'utf8');
+	// Without the limit the allocation succeeds: `allocation exit=0` and no MemoryError.
+	t.match(messages, /MemoryError[\s\S]*allocation exit=1/, 'the model saw the refused allocation');
+	const journal = await readFile(join(evidence, tried!.evidence.journal!), 'utf8');
+	t.match(journal, /"memory_limit":\{"bytes":268435456,"by":"(rlimit_data|cgroup)"/, 'the command\'s process record names its bound');
 });

@@ -2,11 +2,12 @@ import {randomUUID} from 'node:crypto';
 import {join, resolve} from 'node:path';
 import {pino, type Logger} from 'pino';
 import {writeBytes} from '../../../files/write-json.js';
-import {openAttemptScope, publishSandbox, type AttemptScope} from '../../../process/index.js';
+import {openAttemptScope, publishMemoryLimit, publishSandbox, type AttemptScope} from '../../../process/index.js';
 import {killMarked} from '../../../process/kill-marked.js';
 import {createEvidenceDir} from '../../evidence/evidence-dir.js';
 import {chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../evidence/runtime-root.js';
 import type {Plan} from '../../plan/plan-schema.js';
+import {taskLimitsOf} from '../../plan/task-limits.js';
 import type {AttemptContext} from './attempt-context.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
 import {publishAttemptSandbox} from './attempt-sandbox.js';
@@ -31,6 +32,8 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	process.env[markerKey] = '1';
 	const scope = openAttemptScope(`${markerKey}=1`);
 	publishAttemptSandbox({plan, dir, runtime, options});
+	// Published before any worker thread exists, as the sandbox is: the threads' tool commands run under it.
+	publishMemoryLimit(taskLimitsOf(plan).memoryBytes);
 	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
 	const side = sideOf(options);
 	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest, runtime}, 'attempt started');
@@ -69,6 +72,7 @@ export async function closeAttempt(attempt: AttemptContext): Promise<void> {
 	} finally {
 		attempt.scope.close();
 		publishSandbox(null);
+		publishMemoryLimit(null);
 		delete process.env[attempt.markerKey];
 	}
 	attempt.log.flush();

@@ -41,6 +41,7 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 		provider: runner.provider,
 		maxSteps: plan.budgets.max_steps,
 		deadlineMs: plan.budgets.timeout_ms,
+		memoryLimitBytes: limits.memoryBytes,
 		signal: quota.signal,
 		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
 	}).finally(() => quota.finish());
