@@ -1,7 +1,7 @@
 import {mkdirSync, readdirSync, readFileSync, rmSync, statfsSync} from 'node:fs';
 import {isAbsolute, join} from 'node:path';
 import {z} from 'zod';
-import {moveTree} from '../../files/move-tree.js';
+import {moveTreeSparse} from './move-sparse.js';
 import {writeJsonSync} from '../../files/write-json.js';
 import {InputError} from '../input-error.js';
 
@@ -121,7 +121,7 @@ export interface LeftRuntime {
  * and removes the root: at the attempt's close (a failed export) and at a recovery (a crash). Nothing is deleted
  * that was not first moved; what cannot be moved stays, named in `problems`.
  */
-export function exportLeftRuntime(evidenceDir: string): LeftRuntime {
+export async function exportLeftRuntime(evidenceDir: string): Promise<LeftRuntime> {
 	const root = readRuntimeRoot(evidenceDir);
 	const left: LeftRuntime = {moved: [], problems: []};
 	if (root?.dir == null) return left;
@@ -136,7 +136,8 @@ export function exportLeftRuntime(evidenceDir: string): LeftRuntime {
 		const taskDir = join('tasks', name);
 		try {
 			mkdirSync(join(evidenceDir, taskDir), {recursive: true});
-			moveTree(join(root.dir, name), join(evidenceDir, taskDir, keptRuntimeFolder));
+			// Holes kept: a crashed task's sparse file takes no more room in the evidence than it did on the tmpfs.
+			await moveTreeSparse(join(root.dir, name), join(evidenceDir, taskDir, keptRuntimeFolder));
 			left.moved.push(taskDir);
 		} catch (error) {
 			left.problems.push(`runtime state ${join(root.dir, name)} could not be moved into ${taskDir}: ${(error as Error).message}`);

@@ -44,7 +44,7 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	refuseRunningSupervisor(attempt);
 	const killed = attempt === null ? [] : await killMarked(attempt.process_marker);
 	// With its processes gone, what the tasks left on the runtime root (a tmpfs) moves into their task folders.
-	const left = exportLeftRuntime(dir);
+	const left = await exportLeftRuntime(dir);
 	const ledger = await verifyAttemptLedger(dir, attempt);
 	const results = recordedResults(plan, ledger);
 	const admissionFailed = results.some(task => task.reason === 'admission');

@@ -67,7 +67,7 @@ export async function closeAttempt(attempt: AttemptContext): Promise<void> {
 	try {
 		const survivors = await killMarked(`${attempt.markerKey}=1`);
 		if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt outlived its report and were killed');
-		const left = exportLeftRuntime(attempt.dir);
+		const left = await exportLeftRuntime(attempt.dir);
 		if (left.moved.length > 0 || left.problems.length > 0) attempt.log.warn(left, 'runtime state left on the runtime root');
 	} finally {
 		attempt.scope.close();

@@ -1,9 +1,13 @@
 import {existsSync, statSync} from 'node:fs';
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readFile, truncate, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot} from '../../../supervisor/evidence/runtime-root.js';
+import {checkNoLeaks} from '../../leak-check.js';
 import {tempDir} from '../../temp-dir.js';
+
+// Moving state off the tmpfs runs cp.
+checkNoLeaks(t);
 
 const id = (): string => `test-${process.pid}-${Math.random().toString(36).slice(2)}`;
 
@@ -58,9 +62,26 @@ t.test('state left on the runtime root moves into its task folder and the root g
 	t.throws(() => recordRuntimeRoot(evidence, root), {code: 'EEXIST'}, 'the record is never overwritten');
 	await mkdir(join(root.dir!, '002-b', 'workspace', 'sub'), {recursive: true});
 	await writeFile(join(root.dir!, '002-b', 'workspace', 'sub', 'made.txt'), 'made');
-	const left = exportLeftRuntime(evidence);
+	const left = await exportLeftRuntime(evidence);
 	t.same(left, {moved: ['tasks/002-b'], problems: []});
 	t.equal(await readFile(join(evidence, 'tasks', '002-b', 'runtime-state', 'workspace', 'sub', 'made.txt'), 'utf8'), 'made');
 	t.notOk(existsSync(root.dir!), 'nothing stays on the tmpfs');
-	t.same(exportLeftRuntime(evidence), {moved: [], problems: []}, 'a second export finds nothing');
+	t.same(await exportLeftRuntime(evidence), {moved: [], problems: []}, 'a second export finds nothing');
+});
+
+t.test('a sparse file a crashed task left on the runtime root moves into the evidence still sparse', async t => {
+	const dir = await tempDir(t);
+	const evidence = join(dir, 'evidence');
+	await mkdir(evidence);
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: join(dir, 'nothing')});
+	t.teardown(() => dropRuntimeRoot(root));
+	recordRuntimeRoot(evidence, root);
+	await mkdir(join(root.dir!, '001-a', 'workspace'), {recursive: true});
+	await writeFile(join(root.dir!, '001-a', 'workspace', 'sparse'), '');
+	await truncate(join(root.dir!, '001-a', 'workspace', 'sparse'), 4 * 1024 ** 3);
+	t.same(await exportLeftRuntime(evidence), {moved: ['tasks/001-a'], problems: []});
+	const moved = statSync(join(evidence, 'tasks', '001-a', 'runtime-state', 'workspace', 'sparse'));
+	t.equal(moved.size, 4 * 1024 ** 3, 'its size kept');
+	// A byte-by-byte copy (fs.copyFile) allocates all four gigabytes.
+	t.ok(moved.blocks * 512 <= 64 * 1024, `its holes kept: ${moved.blocks * 512} bytes allocated`);
 });

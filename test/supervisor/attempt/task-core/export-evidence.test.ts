@@ -6,7 +6,11 @@ import {dropRuntimeState, exportTaskEvidence, taskPaths, type TaskPaths} from '.
 import {failedResult} from '../../../../supervisor/attempt/task-core/failed-result.js';
 import {prepareTaskFolders} from '../../../../supervisor/attempt/task-core/task-folders.js';
 import {chooseRuntimeRoot, dropRuntimeRoot} from '../../../../supervisor/evidence/runtime-root.js';
+import {checkNoLeaks} from '../../../leak-check.js';
 import {tempDir} from '../../../temp-dir.js';
+
+// A kept workspace leaves the tmpfs through cp.
+checkNoLeaks(t);
 
 /** A task prepared as an attempt prepares one, its runtime state on the shared-memory tmpfs, after a run that left a journal and a file. */
 async function ranTask(t: Test): Promise<{evidence: string; paths: TaskPaths}> {
