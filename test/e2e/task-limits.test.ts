@@ -3,6 +3,7 @@ import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {runAttempt} from '../../supervisor/attempt/run-attempt.js';
+import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {freeze, scratch} from './experiment-fixture.js';
 
@@ -86,4 +87,29 @@ t.test('a tool command that allocates past the memory limit fails as a command t
 	t.match(messages, /MemoryError[\s\S]*allocation exit=1/, 'the model saw the refused allocation');
 	const journal = await readFile(join(evidence, tried!.evidence.journal!), 'utf8');
 	t.match(journal, /"memory_limit":\{"bytes":268435456,"by":"(rlimit_data|cgroup)"/, 'the command\'s process record names its bound');
+});
+
+t.test('under --sandbox the same limits hold: the quota ends the writer, the sandboxed task runner\'s commands are memory-bounded', async t => {
+	const dir = await scratch(t);
+	const allocate = `python3 -c 'bytearray(600 * 1024 * 1024)' 2>&1 | tail -n 1; echo "allocation exit=\${PIPESTATUS[0]}"`;
+	const responses = await script(dir, {
+		sales_report: [command('head -c 64M /dev/zero > big; sleep 40'), done('wrote')],
+		answer_from_prompt: [command(allocate), done('It finished at 12:25.')],
+	});
+	await writeFile(join(dir, 'policy.json'), JSON.stringify({concurrency: 2}));
+	const plan = await buildPlan({
+		provider: {kind: 'scripted', model: 'reference'}, selection: 'sales_report,answer_from_prompt', maxSteps: 4, deadlineMs: 60_000,
+		policyPath: join(dir, 'policy.json'), controllerPath: null, configPath: null, cwd: dir, sandbox: true, responsesPath: responses,
+		workspaceLimitBytes: 16 * mib, memoryLimitBytes: 256 * mib,
+	});
+	await writePlan(join(dir, 'plan.json'), plan);
+	const evidence = join(dir, 'evidence');
+	const outcome = await runAttempt({planPath: join(dir, 'plan.json'), artifacts: evidence, candidatePath: null, keepWorkdirs: false, configPath: null, quiet: true, cwd: dir});
+	t.same(outcome.report.integrity, {label: 'contained', reasons: []}, 'a sandboxed attempt');
+	const [over, bounded] = outcome.report.tasks;
+	t.equal(over!.reason, 'workspace_limit', over!.message ?? '');
+	t.ok(over!.wall_ms! < 30_000, `ended when it went over (${over!.wall_ms} ms)`);
+	t.equal(bounded!.status, 'passed', `the task beside it passed: ${bounded!.message}`);
+	const messages = await readFile(join(evidence, bounded!.evidence.messages!), 'utf8');
+	t.match(messages, /MemoryError[\s\S]*allocation exit=1/, 'the sandboxed command\'s allocation was refused');
 });
