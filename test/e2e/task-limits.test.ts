@@ -113,3 +113,30 @@ t.test('under --sandbox the same limits hold: the quota ends the writer, the san
 	const messages = await readFile(join(evidence, bounded!.evidence.messages!), 'utf8');
 	t.match(messages, /MemoryError[\s\S]*allocation exit=1/, 'the sandboxed command\'s allocation was refused');
 });
+
+t.test('the grader runs the agent\'s code under the task\'s memory limit too: a module that hogs memory at import fails its tests', async t => {
+	const dir = await scratch(t);
+	const implementation = [
+		'export const hog = Buffer.alloc(512 * 1024 * 1024, 1);',
+		'export function slugify(title, maxLength = 40) {',
+		"\tconst slug = title.normalize('NFKD').replace(/[\\u0300-\\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');",
+		'\tif (slug.length <= maxLength) return slug;',
+		'\tconst cut = slug.slice(0, maxLength);',
+		"\tconst hyphen = slug[maxLength] === '-' ? maxLength : cut.lastIndexOf('-');",
+		"\treturn (hyphen > 0 ? cut.slice(0, hyphen) : cut).replace(/-+$/, '');",
+		'}',
+	].join('\n');
+	const responses = await script(dir, {implement_function: [
+		{tool_calls: [{type: 'function', function: {name: 'write_file', arguments: {path: 'src/slugify.js', content: implementation}}}]},
+		done('implemented'),
+	]});
+	const run = async (name: string, memoryLimitBytes?: number) => {
+		const plan = await freeze({dir, name, tasks: 'implement_function', policy: {concurrency: 1}, responsesPath: responses, ...(memoryLimitBytes === undefined ? {} : {memoryLimitBytes})});
+		return (await runAttempt({planPath: plan, artifacts: join(dir, name), candidatePath: null, keepWorkdirs: false, configPath: null, quiet: true, cwd: dir})).report.tasks[0]!;
+	};
+	const roomy = await run('roomy');
+	t.equal(roomy.status, 'passed', `under the default limit the implementation passes: ${roomy.message}`);
+	const tight = await run('tight', 256 * mib);
+	t.equal(tight.status, 'failed', 'under a quarter gigabyte its tests cannot even import it');
+	t.equal(tight.reason, null, 'a failed grade, not a failure of the supervisor');
+});
