@@ -246,7 +246,10 @@ function inSandbox(argv: string[], sandbox: Sandbox | undefined, cwd: string): {
 
 function validate(options: RunOptions): void {
 	if (options.argv.length === 0 || options.argv[0] === '') throw new TypeError('a command is required');
-	for (const [name, value] of [['deadlineMs', options.deadlineMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit], ['memoryLimitBytes', options.memoryLimitBytes]] as const) {
+	for (const [name, value] of [['deadlineMs', options.deadlineMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit]] as const) {
 		if (value != null && (!Number.isFinite(value) || value < 0)) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
 	}
+	const memory = options.memoryLimitBytes;
+	// No process starts in zero bytes: a limit of 0 is a mistake, not a very strict limit.
+	if (memory != null && !(Number.isSafeInteger(memory) && memory > 0)) throw new RangeError(`memoryLimitBytes must be a positive whole number, got ${memory}`);
 }

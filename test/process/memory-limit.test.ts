@@ -39,5 +39,5 @@ t.test('every process of the tree inherits the limit; what fits under it runs as
 });
 
 t.test('a limit that is not a size is refused before anything starts', async t => {
-	await t.rejects(runInGroup({argv: ['true'], memoryLimitBytes: -1}), RangeError);
+	for (const bytes of [-1, 0, 1.5, Number.NaN]) await t.rejects(runInGroup({argv: ['true'], memoryLimitBytes: bytes}), RangeError, String(bytes));
 });
