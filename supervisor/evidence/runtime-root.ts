@@ -41,10 +41,12 @@ interface Candidate {
  * `HLAB_RUNTIME_ROOT` when set (`evidence` keeps the state in the task folders), else `$XDG_RUNTIME_DIR`, else the
  * shared-memory tmpfs, else the evidence directory. A root counts as usable when the folder can be made in it.
  * `shared` is the shared-memory tmpfs to try; a parameter so the fallback can be shown on a machine that has one.
+ * A root tried by default with less than `minFreeBytes` free (one workspace limit; a container's 64 MiB /dev/shm) is
+ * skipped for the next, so that a small tmpfs does not fail every task for want of space; one named is used as named.
  * Called before the evidence directory exists, so an unusable `HLAB_RUNTIME_ROOT` leaves nothing behind.
  */
-export function chooseRuntimeRoot(attemptId: string, env: NodeJS.ProcessEnv = process.env, shared = '/dev/shm'): RuntimeRootRecord {
-	return RuntimeRootRecord.parse(chooseRoot(attemptId, env, shared));
+export function chooseRuntimeRoot(attemptId: string, env: NodeJS.ProcessEnv = process.env, shared = '/dev/shm', minFreeBytes = 0): RuntimeRootRecord {
+	return RuntimeRootRecord.parse(chooseRoot(attemptId, env, shared, minFreeBytes));
 }
 
 /** Durable: a recovery after a crash trusts it to find (and then remove) the state on the tmpfs. */
@@ -57,7 +59,7 @@ export function dropRuntimeRoot(record: RuntimeRootRecord): void {
 	if (record.dir !== null) rmSync(record.dir, {recursive: true, force: true});
 }
 
-function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string): RuntimeRootRecord {
+function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string, minFreeBytes: number): RuntimeRootRecord {
 	const explicit = env.HLAB_RUNTIME_ROOT;
 	if (explicit === 'evidence') return {schema: 'harness-lab/runtime-root@1', dir: null, source: 'evidence', tmpfs: null, skipped: []};
 	if (explicit !== undefined && explicit !== '') {
@@ -71,6 +73,11 @@ function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string): 
 	];
 	const skipped: string[] = [];
 	for (const candidate of candidates) {
+		const free = freeBytes(candidate.root);
+		if (free !== null && free < minFreeBytes) {
+			skipped.push(`${candidate.source} (${candidate.root}): ${free} bytes free, less than one workspace limit (${minFreeBytes} bytes)`);
+			continue;
+		}
 		const made = makeFolder(candidate, attemptId);
 		if ('record' in made) return {...made.record, skipped};
 		skipped.push(`${candidate.source} (${candidate.root}): ${made.problem}`);
@@ -87,6 +94,16 @@ function makeFolder(candidate: Candidate, attemptId: string): {record: RuntimeRo
 		return {problem: (error as NodeJS.ErrnoException).code ?? (error as Error).message};
 	}
 	return {record: {schema: 'harness-lab/runtime-root@1', dir, source: candidate.source, tmpfs: isTmpfs(dir), skipped: []}};
+}
+
+/** Bytes an unprivileged writer may still use on the root's file system; null when it cannot be asked (then making the folder says). */
+function freeBytes(root: string): number | null {
+	try {
+		const info = statfsSync(root);
+		return info.bavail * info.bsize;
+	} catch {
+		return null;
+	}
 }
 
 function isTmpfs(dir: string): boolean | null {

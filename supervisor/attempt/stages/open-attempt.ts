@@ -23,7 +23,8 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	const attemptId = randomUUID();
 	// First: an unusable key store is bad input before any evidence or runtime folder exists.
 	const sealKey = createAttemptKey(attemptId);
-	const runtime = chooseRuntimeRoot(attemptId);
+	// A tmpfs too small for one workspace is passed over for the next root.
+	const runtime = chooseRuntimeRoot(attemptId, process.env, '/dev/shm', taskLimitsOf(plan).workspaceBytes);
 	const dir = await startEvidence(options.artifacts, bytes, runtime);
 	const startedAt = new Date();
 	const t0 = performance.now();

@@ -1,4 +1,4 @@
-import {existsSync, statSync} from 'node:fs';
+import {existsSync, readdirSync, statSync} from 'node:fs';
 import {mkdir, readFile, truncate, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
@@ -84,4 +84,17 @@ t.test('a sparse file a crashed task left on the runtime root moves into the evi
 	t.equal(moved.size, 4 * 1024 ** 3, 'its size kept');
 	// A byte-by-byte copy (fs.copyFile) allocates all four gigabytes.
 	t.ok(moved.blocks * 512 <= 64 * 1024, `its holes kept: ${moved.blocks * 512} bytes allocated`);
+});
+
+t.test('a default root with less free space than one workspace limit is passed over, and why is recorded', async t => {
+	const dir = await tempDir(t);
+	// A pebibyte: more than /dev/shm, or anything here, has free.
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: dir}, '/dev/shm', 1024 ** 5);
+	t.equal(root.source, 'evidence', 'the task folders hold the state instead');
+	t.equal(root.dir, null);
+	t.match(root.skipped, [/^XDG_RUNTIME_DIR \(.*\): \d+ bytes free, less than one workspace limit \(1125899906842624 bytes\)$/, /^\/dev\/shm \(\/dev\/shm\): \d+ bytes free/]);
+	t.same(readdirSync(dir), [], 'nothing was made in a root passed over');
+	const roomy = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: dir}, '/dev/shm', 1024);
+	t.teardown(() => dropRuntimeRoot(roomy));
+	t.equal(roomy.source, 'XDG_RUNTIME_DIR', 'one with room is used');
 });
