@@ -45,7 +45,7 @@ export const freezeMode: EvalMode = {
 			.option('--max-total-tasks <n>', 'the attempt launches at most n tasks; the rest fail with reason budget')
 			.option('--cartridge <dir>', 'the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
 			.option('--workspace-limit <size>', 'the most room a task\'s workspace may take (allocated blocks, e.g. 512MiB; default 256MiB); past it the task is ended, reason workspace_limit')
-			.option('--memory-limit <size>', 'the memory each process of a task may hold (cgroup memory.max where delegated, else RLIMIT_DATA; e.g. 4GiB; default 2GiB)')
+			.option('--memory-limit <size>', 'the memory each process of a task may hold (cgroup memory.max where delegated, else RLIMIT_DATA; e.g. 8GiB; default 4GiB)')
 			.option('--sandbox', 'run in-process tasks (in a sandboxed task runner), tool commands, graders\' runs of workspace code and host candidates under bubblewrap, hidden data absent (frozen into the plan; docs/trust.md)'),
 	},
 	run: async (flags: FreezeFlags) => freeze(flags),

@@ -80,7 +80,7 @@ t.test('eval --freeze writes the per-task workspace and memory limits: the defau
 		t.equal(frozen.record.exit_code, 0, frozen.stderr);
 		return (JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8')) as {budgets: unknown}).budgets;
 	};
-	t.same(await budgetsOf('defaults', []), {max_steps: 30, timeout_ms: 120_000, workspace_limit_bytes: 256 * 1024 ** 2, memory_limit_bytes: 2 * 1024 ** 3});
+	t.same(await budgetsOf('defaults', []), {max_steps: 30, timeout_ms: 120_000, workspace_limit_bytes: 256 * 1024 ** 2, memory_limit_bytes: 4 * 1024 ** 3});
 	t.same(await budgetsOf('given', ['--workspace-limit', '512MiB', '--memory-limit', '3GiB']), {max_steps: 30, timeout_ms: 120_000, workspace_limit_bytes: 512 * 1024 ** 2, memory_limit_bytes: 3 * 1024 ** 3});
 	for (const [flags, pattern] of [[['--workspace-limit', 'lots'], /--workspace-limit: invalid size 'lots'/], [['--memory-limit', '0'], /--memory-limit must be positive/]] as const) {
 		const run = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', join(dir, 'bad.json'), ...flags]);
