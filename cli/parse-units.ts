@@ -35,3 +35,15 @@ export function positiveDuration(text: string, flag: string): number {
 	if (ms <= 0) throw new UsageError(`${flag} must be positive`);
 	return ms;
 }
+
+/** A flag that must be a positive size (`512MiB`, `2GiB`, a bare number of bytes); anything else is bad input naming the flag. */
+export function positiveBytes(text: string, flag: string): number {
+	let bytes: number;
+	try {
+		bytes = parseBytes(text);
+	} catch (error) {
+		throw new UsageError(`${flag}: ${(error as Error).message}`);
+	}
+	if (bytes <= 0) throw new UsageError(`${flag} must be positive`);
+	return bytes;
+}

@@ -13,3 +13,4 @@ export {checkSandbox, type SandboxCheck} from './sandbox/check-sandbox.js';
 export {publishSandbox, sandboxFor, sandboxVariable} from './sandbox/attempt-sandbox.js';
 export {LoopbackBridge, openLoopbackBridge, type OpenBridge} from './sandbox/loopback-bridge.js';
 export {terminalText} from './terminal-text.js';
+export {MemoryLimit, memoryLimitVariable, publishMemoryLimit, publishedMemoryLimit} from './memory-limit.js';

@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {Containment} from './containment.js';
+import {MemoryLimit} from './memory-limit.js';
 import {Sandbox} from './sandbox/sandbox-options.js';
 
 /** How a pid was ended during cleanup. */
@@ -67,6 +68,8 @@ export const ProcessRecord = z.object({
 	/** From the end (or the deadline, limit or abort) to the last member gone. */
 	cleanup_ms: z.number().nonnegative(),
 	resources: TreeResources,
+	/** The memory limit the tree ran under; null: none. Absent before memory limits. */
+	memory_limit: MemoryLimit.nullable().optional(),
 	/** The bubblewrap sandbox the command ran in (argv above is the command inside it); null: none. Absent before sandboxes. */
 	sandbox: Sandbox.nullable().optional(),
 });

@@ -8,7 +8,8 @@ import {readStat} from './proc-table.js';
 import {isStillRunning} from './process-identity.js';
 import type {KilledProcess, ProcessFailure, ProcessRecord} from './process-record.js';
 import {settleStreams} from './settle-streams.js';
-import {openContainer} from './tree-container.js';
+import {dataLimitArgv, type MemoryLimit} from './memory-limit.js';
+import {openContainer, type TreeContainer} from './tree-container.js';
 import {checkSandbox} from './sandbox/check-sandbox.js';
 import {sandboxArgv} from './sandbox/sandbox-argv.js';
 import type {Sandbox} from './sandbox/sandbox-options.js';
@@ -47,6 +48,11 @@ export interface RunOptions {
 	trackDescendants?: boolean;
 	/** The backend that holds the tree; default: `HLAB_CONTAINMENT`, else the strongest available. */
 	containment?: Containment;
+	/**
+	 * Bound the tree's memory: its cgroup's memory.max (all its processes together) where the memory controller is
+	 * delegated, else RLIMIT_DATA on the leader, which every child inherits (each process on its own). Null or absent: none.
+	 */
+	memoryLimitBytes?: number | null;
 	/** Run the command under bubblewrap; if bwrap is unusable the run fails to start, it never runs unsandboxed. */
 	sandbox?: Sandbox;
 	/** Test-only: disable the sweep of members that left the group. */
@@ -109,6 +115,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 			survivors: [],
 			cleanup_ms: 0,
 			resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
+			memory_limit: null,
 			sandbox: options.sandbox ?? null,
 			...fields,
 		},
@@ -137,7 +144,14 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		return finish({});
 	}
 	const container = openContainer(containment, `${markerKey}=1`, options.trackDescendants ?? true);
-	const [spawnFile, ...spawnArgs] = container.wrap(sandboxed.argv) as [string, ...string[]];
+	const bounded = boundMemory(container, options.memoryLimitBytes ?? null, sandboxed.argv);
+	if ('reason' in bounded) {
+		container.release();
+		fail('spawn');
+		failureMessage = `cannot start ${file}: ${bounded.reason}`;
+		return finish({});
+	}
+	const [spawnFile, ...spawnArgs] = container.wrap(bounded.argv) as [string, ...string[]];
 	const subprocess = execa(spawnFile, spawnArgs, {
 		cwd,
 		env,
@@ -192,6 +206,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	options.signal?.removeEventListener('abort', onAbort);
 	options.urge?.removeEventListener('abort', onUrge);
 	const resources = container.resources();
+	const memoryLimit = bounded.by === null ? null : {bytes: options.memoryLimitBytes!, by: bounded.by, oom_kills: container.oomKills()};
 	container.release();
 	// A pipe held open by something we could not find must not hang the caller.
 	await settleStreams([subprocess.stdout!, subprocess.stderr!], [stdout.writable, stderr.writable]);
@@ -207,6 +222,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		survivors: stop.survivors,
 		cleanup_ms: cleanupMs,
 		resources,
+		memory_limit: memoryLimit,
 	});
 }
 
@@ -228,6 +244,14 @@ function signalGroupQuietly(pgid: number, signal: NodeJS.Signals): boolean {
 	}
 }
 
+/** The tree's memory bound: its cgroup's where it can take one, else prlimit before the command (outside any sandbox, so bwrap inherits it too). */
+function boundMemory(container: TreeContainer, bytes: number | null, argv: string[]): {argv: string[]; by: MemoryLimit['by'] | null} | {reason: string} {
+	if (bytes === null) return {argv, by: null};
+	if (container.limitMemory(bytes)) return {argv, by: 'cgroup'};
+	const limited = dataLimitArgv(bytes, argv);
+	return 'reason' in limited ? limited : {argv: limited.argv, by: 'rlimit_data'};
+}
+
 /** The argv behind bubblewrap when a sandbox is asked for, or why it cannot be had. */
 function inSandbox(argv: string[], sandbox: Sandbox | undefined, cwd: string): {argv: string[]} | {reason: string} {
 	if (sandbox === undefined) return {argv};
@@ -241,4 +265,7 @@ function validate(options: RunOptions): void {
 	for (const [name, value] of [['deadlineMs', options.deadlineMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit]] as const) {
 		if (value != null && (!Number.isFinite(value) || value < 0)) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
 	}
+	const memory = options.memoryLimitBytes;
+	// No process starts in zero bytes: a limit of 0 is a mistake, not a very strict limit.
+	if (memory != null && !(Number.isSafeInteger(memory) && memory > 0)) throw new RangeError(`memoryLimitBytes must be a positive whole number, got ${memory}`);
 }

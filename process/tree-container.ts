@@ -1,7 +1,7 @@
 import treeKill from 'tree-kill';
 import {cgroupBase} from './cgroup/cgroup-base.js';
 import {stopCgroupTree} from './cgroup/stop-cgroup-tree.js';
-import {createTreeCgroup, enterThenExec, readResources, removeTreeCgroup, waitPopulated} from './cgroup/tree-cgroup.js';
+import {createTreeCgroup, enterThenExec, limitCgroupMemory, oomKills, readResources, removeTreeCgroup, waitPopulated} from './cgroup/tree-cgroup.js';
 import type {Containment} from './containment.js';
 import {procTracker, psTracker, type DescendantTracker} from './descendant-tracker.js';
 import type {ProcStat} from './proc-table.js';
@@ -19,6 +19,10 @@ export interface TreeContainer {
 	/** Ends every member; `leaderEnded` is false when the deadline, a limit or an abort ends a running tree. */
 	stop(options: {graceMs: number; sweep?: boolean; leaderEnded: boolean}): Promise<StopResult>;
 	resources(): TreeResources;
+	/** Bounds the whole tree's memory where the backend can (a cgroup with the memory controller); false: it cannot. */
+	limitMemory(bytes: number): boolean;
+	/** Processes of the tree the OOM killer ended; null where the backend cannot tell. */
+	oomKills(): number | null;
 	/** Drops what the backend holds for the tree (its cgroup, its watch). */
 	release(): void;
 }
@@ -51,6 +55,8 @@ function cgroupContainer(): TreeContainer {
 			entered: Promise.race([exited, waitPopulated(tree, true, 2000, exited)]),
 		}),
 		resources: () => readResources(tree),
+		limitMemory: bytes => limitCgroupMemory(tree, bytes),
+		oomKills: () => oomKills(tree),
 		release: () => void removeTreeCgroup(tree),
 	};
 }
@@ -78,6 +84,8 @@ function sweepContainer(containment: 'proc' | 'portable', marker: string, track:
 			});
 		},
 		resources: () => unmeasured,
+		limitMemory: () => false,
+		oomKills: () => null,
 		release() {
 			if (track && leader !== null) tracker.unwatch(leader.pid);
 		},

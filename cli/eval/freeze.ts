@@ -5,7 +5,7 @@ import {readPilot} from '../read-pilot.js';
 import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {okExit} from '../exit-codes.js';
-import {positiveInteger} from '../parse-units.js';
+import {positiveBytes, positiveInteger} from '../parse-units.js';
 import {absolutePath} from '../path-option.js';
 import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderChoice, type ProviderFlags} from '../provider-flags.js';
 import type {EvalMode} from './eval-mode.js';
@@ -26,6 +26,8 @@ interface FreezeFlags extends ProviderFlags, LimitFlags {
 	sandbox?: boolean;
 	agent?: string;
 	pilot?: string;
+	workspaceLimit?: string;
+	memoryLimit?: string;
 	json?: boolean;
 }
 
@@ -45,6 +47,8 @@ export const freezeMode: EvalMode = {
 			.option('--max-total-tasks <n>', 'the attempt launches at most n tasks; the rest fail with reason budget')
 			.option('--cartridge <dir>', 'the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
 			.option('--pilot <report.json>', 'a prior baseline report: its pass rate and its spread of turns, tokens and duration size the power line (needs min_confidence)', absolutePath)
+			.option('--workspace-limit <size>', 'the most room a task\'s workspace may take (allocated blocks, e.g. 512MiB; default 256MiB); past it the task is ended, reason workspace_limit')
+			.option('--memory-limit <size>', 'the memory each process of a task may hold (cgroup memory.max where delegated, else RLIMIT_DATA; e.g. 8GiB; default 4GiB)')
 			.option('--sandbox', 'run in-process tasks (in a sandboxed task runner), tool commands, graders\' runs of workspace code and host candidates under bubblewrap, hidden data absent (frozen into the plan; docs/trust.md)'),
 	},
 	run: async (flags: FreezeFlags) => freeze(flags),
@@ -62,6 +66,7 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		repeat,
 		maxSteps,
 		deadlineMs,
+		...taskLimitFlags(flags),
 		policyPath: flags.experimentPolicy ?? null,
 		controllerPath: flags.experimentController ?? null,
 		configPath: flags.config ?? null,
@@ -104,4 +109,12 @@ function totalBudgetOf(flags: FreezeFlags): {totalBudget?: TotalBudget} {
 		max_total_tokens: flags.maxTotalTokens === undefined ? null : positiveInteger(flags.maxTotalTokens, '--max-total-tokens'),
 		max_total_tasks: flags.maxTotalTasks === undefined ? null : positiveInteger(flags.maxTotalTasks, '--max-total-tasks'),
 	}};
+}
+
+/** The per-task workspace and memory limits asked for; the plan's defaults for those not given. */
+function taskLimitFlags(flags: FreezeFlags): {workspaceLimitBytes?: number; memoryLimitBytes?: number} {
+	return {
+		...(flags.workspaceLimit === undefined ? {} : {workspaceLimitBytes: positiveBytes(flags.workspaceLimit, '--workspace-limit')}),
+		...(flags.memoryLimit === undefined ? {} : {memoryLimitBytes: positiveBytes(flags.memoryLimit, '--memory-limit')}),
+	};
 }

@@ -79,6 +79,22 @@ export function readResources(tree: TreeCgroup): TreeResources {
 	};
 }
 
+/** Sets the tree's memory.max; false where the memory controller is not enabled for it (no such file) or refuses. */
+export function limitCgroupMemory(tree: TreeCgroup, bytes: number): boolean {
+	try {
+		writeFileSync(path.join(tree.dir, 'memory.max'), String(bytes));
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** How many of the tree's processes the OOM killer ended (memory.events), null without the memory controller. */
+export function oomKills(tree: TreeCgroup): number | null {
+	const line = readLines(tree, 'memory.events').find(entry => entry.startsWith('oom_kill '));
+	return line === undefined ? null : Number(line.slice('oom_kill '.length));
+}
+
 /** Removes an empty tree cgroup; false when it still holds processes (it then stays, visible). */
 export function removeTreeCgroup(tree: TreeCgroup): boolean {
 	return removeQuietly(tree.dir);

@@ -40,6 +40,8 @@ export interface AgentTaskInput {
 	stderrLimit?: number;
 	/** Run the agent under bubblewrap, given what it may write; its network is then its proxy's port alone. */
 	sandbox?: (writable: string[]) => Sandbox;
+	/** The agent's memory limit (process/memory-limit.ts), inherited by every process it starts; none when absent. */
+	memoryLimitBytes?: number;
 }
 
 export interface AgentTaskRun {
@@ -92,6 +94,7 @@ export async function runAgentTask(input: AgentTaskInput): Promise<AgentTaskRun>
 		stdoutLimit: input.stdoutLimit ?? agentStdoutLimit,
 		stderrLimit: input.stderrLimit ?? agentStderrLimit,
 		signal: input.signal,
+		memoryLimitBytes: input.memoryLimitBytes ?? null,
 		...(contained === null ? {} : {sandbox: contained.sandbox}),
 	}).finally(() => Promise.all([proxy.close(), contained?.close()]));
 	const endedMs = performance.now() - input.clockOrigin;

@@ -1,7 +1,7 @@
 import {accessSync, constants, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync} from 'node:fs';
 import {isAbsolute, join} from 'node:path';
 import {z} from 'zod';
-import {moveTree} from '../../files/move-tree.js';
+import {moveTreeSparse} from './move-sparse.js';
 import {writeJsonSync} from '../../files/write-json.js';
 import {InputError} from '../input-error.js';
 
@@ -41,10 +41,12 @@ interface Candidate {
  * `HLAB_RUNTIME_ROOT` when set (`evidence` keeps the state in the task folders), else `$XDG_RUNTIME_DIR`, else the
  * shared-memory tmpfs, else the evidence directory. A root counts as usable when the folder can be made in it.
  * `shared` is the shared-memory tmpfs to try; a parameter so the fallback can be shown on a machine that has one.
+ * A root tried by default with less than `minFreeBytes` free (one workspace limit; a container's 64 MiB /dev/shm) is
+ * skipped for the next, so that a small tmpfs does not fail every task for want of space; one named is used as named.
  * `beforeMake` hears of each folder before it is made (the attempt records it), so no instant has a folder nobody names.
  */
-export function chooseRuntimeRoot(attemptId: string, env: NodeJS.ProcessEnv = process.env, shared = '/dev/shm', beforeMake: (planned: RuntimeRootRecord) => void = () => {}): RuntimeRootRecord {
-	return RuntimeRootRecord.parse(chooseRoot(attemptId, env, shared, beforeMake));
+export function chooseRuntimeRoot(attemptId: string, env: NodeJS.ProcessEnv = process.env, shared = '/dev/shm', minFreeBytes = 0, beforeMake: (planned: RuntimeRootRecord) => void = () => {}): RuntimeRootRecord {
+	return RuntimeRootRecord.parse(chooseRoot(attemptId, env, shared, minFreeBytes, beforeMake));
 }
 
 /**
@@ -83,7 +85,7 @@ export function dropRuntimeRoot(record: RuntimeRootRecord): void {
 	if (record.dir !== null) rmSync(record.dir, {recursive: true, force: true});
 }
 
-function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string, beforeMake: (planned: RuntimeRootRecord) => void): RuntimeRootRecord {
+function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string, minFreeBytes: number, beforeMake: (planned: RuntimeRootRecord) => void): RuntimeRootRecord {
 	const explicit = env.HLAB_RUNTIME_ROOT;
 	if (explicit === 'evidence') return {schema: 'harness-lab/runtime-root@1', dir: null, source: 'evidence', tmpfs: null, skipped: []};
 	if (explicit !== undefined && explicit !== '') {
@@ -97,6 +99,11 @@ function chooseRoot(attemptId: string, env: NodeJS.ProcessEnv, shared: string, b
 	];
 	const skipped: string[] = [];
 	for (const candidate of candidates) {
+		const free = freeBytes(candidate.root);
+		if (free !== null && free < minFreeBytes) {
+			skipped.push(`${candidate.source} (${candidate.root}): ${free} bytes free, less than one workspace limit (${minFreeBytes} bytes)`);
+			continue;
+		}
 		const made = makeFolder(candidate, attemptId, skipped, beforeMake);
 		if ('record' in made) return made.record;
 		skipped.push(`${candidate.source} (${candidate.root}): ${made.problem}`);
@@ -114,6 +121,16 @@ function makeFolder(candidate: Candidate, attemptId: string, skipped: string[], 
 		return {problem: (error as NodeJS.ErrnoException).code ?? (error as Error).message};
 	}
 	return {record: {schema: 'harness-lab/runtime-root@1', dir, source: candidate.source, tmpfs: isTmpfs(dir), skipped: [...skipped]}};
+}
+
+/** Bytes an unprivileged writer may still use on the root's file system; null when it cannot be asked (then making the folder says). */
+function freeBytes(root: string): number | null {
+	try {
+		const info = statfsSync(root);
+		return info.bavail * info.bsize;
+	} catch {
+		return null;
+	}
 }
 
 function isTmpfs(dir: string): boolean | null {
@@ -148,7 +165,7 @@ export interface LeftRuntime {
  * and removes the root: at the attempt's close (a failed export) and at a recovery (a crash). Nothing is deleted
  * that was not first moved; what cannot be moved stays, named in `problems`.
  */
-export function exportLeftRuntime(evidenceDir: string): LeftRuntime {
+export async function exportLeftRuntime(evidenceDir: string): Promise<LeftRuntime> {
 	const root = readRuntimeRoot(evidenceDir);
 	const left: LeftRuntime = {moved: [], problems: []};
 	if (root?.dir == null) return left;
@@ -163,7 +180,8 @@ export function exportLeftRuntime(evidenceDir: string): LeftRuntime {
 		const taskDir = join('tasks', name);
 		try {
 			mkdirSync(join(evidenceDir, taskDir), {recursive: true});
-			moveTree(join(root.dir, name), join(evidenceDir, taskDir, keptRuntimeFolder));
+			// Holes kept: a crashed task's sparse file takes no more room in the evidence than it did on the tmpfs.
+			await moveTreeSparse(join(root.dir, name), join(evidenceDir, taskDir, keptRuntimeFolder));
 			left.moved.push(taskDir);
 		} catch (error) {
 			left.problems.push(`runtime state ${join(root.dir, name)} could not be moved into ${taskDir}: ${(error as Error).message}`);

@@ -39,6 +39,8 @@ export interface HostTaskInput {
 	processJsonIn?: string;
 	stdoutLimit?: number;
 	stderrLimit?: number;
+	/** The worker's memory limit (process/memory-limit.ts); none when absent. */
+	memoryLimitBytes?: number;
 }
 
 export interface HostTaskRun {
@@ -98,6 +100,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 		deadlineMs: hardDeadlineMs,
 		stdoutLimit: input.stdoutLimit ?? hostStdoutLimit,
 		stderrLimit: input.stderrLimit ?? hostStderrLimit,
+		memoryLimitBytes: input.memoryLimitBytes ?? null,
 		signal: input.signal,
 	}).finally(() => Promise.all([proxy.close(), contained?.close()]));
 	const endedMs = performance.now() - session.clockOrigin;

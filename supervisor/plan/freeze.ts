@@ -17,6 +17,7 @@ import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-
 import {planPower, powerText} from './plan-power.js';
 import type {Pilot} from './pilot.js';
 import {UsageError} from '../input-error.js';
+import {defaultMemoryLimitBytes, defaultWorkspaceLimitBytes, taskLimitsOf, taskLimitsText} from './task-limits.js';
 
 export interface FreezeOptions {
 	provider: PlanProvider;
@@ -28,6 +29,10 @@ export interface FreezeOptions {
 	repeat?: number;
 	maxSteps: number;
 	deadlineMs: number;
+	/** Allocated bytes a task's workspace may hold; default `defaultWorkspaceLimitBytes`. */
+	workspaceLimitBytes?: number;
+	/** Memory each process of a task may hold; default `defaultMemoryLimitBytes`. */
+	memoryLimitBytes?: number;
 	policyPath: string | null;
 	controllerPath: string | null;
 	configPath: string | null;
@@ -93,7 +98,12 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		...identities,
 		provider: await freezeResponses(options.provider, options.responsesPath ?? null, planTasks.map(task => task.id), options.warn ?? (() => {})),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
-		budgets: {max_steps: options.maxSteps, timeout_ms: options.deadlineMs},
+		budgets: {
+			max_steps: options.maxSteps,
+			timeout_ms: options.deadlineMs,
+			workspace_limit_bytes: options.workspaceLimitBytes ?? defaultWorkspaceLimitBytes,
+			memory_limit_bytes: options.memoryLimitBytes ?? defaultMemoryLimitBytes,
+		},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
 		...(cartridge === undefined ? {} : {cartridge}),
@@ -120,6 +130,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 			: `  tasks (${plan.task_ids.length}): ${plan.tasks.map(task => task.id).join(', ')}, each ${plan.repeat} times (entries <id>#1..#${plan.repeat})`,
 		...(plan.provider.kind === 'scripted' && plan.provider.responses !== undefined ? [`  responses: ${plan.provider.responses.path} (${plan.provider.responses.digest})`] : []),
 		`  provider ${plan.provider.kind}, model ${plan.provider.model}; ${plan.budgets.max_steps} steps, ${plan.budgets.timeout_ms} ms per task; concurrency ${plan.policy.concurrency}`,
+		`  per task: ${taskLimitsText(taskLimitsOf(plan))}`,
 		`  repetition: ${plan.repeat === 1 ? 'each task once' : `each task ${plan.repeat} times`}; total budget: ${budgetText(plan.total_budget)}`,
 		...(plan.provider_limits === undefined ? [] : [`  provider limits (all tasks together): ${limitsText(plan.provider_limits)}`]),
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,

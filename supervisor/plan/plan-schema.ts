@@ -97,7 +97,14 @@ export const Plan = z.object({
 	configuration: z.object({path: z.string().nullable(), digest: z.string(), value: Configuration}),
 	composition: z.object({modules: z.array(z.string()), packages: z.array(PackageFingerprint), digest: z.string()}),
 	tool_versions: z.record(z.string(), z.string().nullable()),
-	budgets: z.object({max_steps: z.number().int().positive(), timeout_ms: z.number().int().positive()}),
+	budgets: z.object({
+		max_steps: z.number().int().positive(),
+		timeout_ms: z.number().int().positive(),
+		/** Allocated bytes (st_blocks) a task's workspace may hold; absent in plans frozen before there was one (the default applies). */
+		workspace_limit_bytes: z.number().int().positive().optional(),
+		/** Private writable memory each process of a task may hold (cgroup memory.max or RLIMIT_DATA); absent as above. */
+		memory_limit_bytes: z.number().int().positive().optional(),
+	}),
 	policy: ExperimentPolicy,
 	controller: PlanController.nullable(),
 	/** The cartridge whose cases this plan runs; absent (not null) for other sources, so older plans keep their digests. */

@@ -3,7 +3,7 @@ import {homedir, tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {distPath, installRoot} from '../../files/install-root.js';
-import {checkSandbox, runInGroup, sandboxFor, type ProcessRecord} from '../../process/index.js';
+import {checkSandbox, publishedMemoryLimit, runInGroup, sandboxFor, type ProcessRecord} from '../../process/index.js';
 import type {GradeOptions} from '../task-definition.js';
 import {copyWorkspace} from './copy-workspace.js';
 import {reportProblem} from './node-test-report.js';
@@ -47,6 +47,8 @@ export async function runNodeTests(workspace: string, tests: NodeTests, options:
 			deadlineMs: options.deadlineMs,
 			stdoutLimit: outputLimit,
 			stderrLimit: outputLimit,
+			// The agent's code, run here: under the task's memory limit as its own commands were (none outside an attempt).
+			memoryLimitBytes: publishedMemoryLimit(),
 			signal: options.signal,
 			// Where bwrap is unusable: its own process group on the copy, nothing more.
 			sandbox: hidden === null ? undefined : {writable: [], readable: [scratch], hidden, network: false},

@@ -16,8 +16,10 @@ async function resolvedBy(dir: string, name: string, flags: string[]): Promise<{
 	const frozen = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', join(dir, `${name}-plan.json`), ...flags], {env});
 	t.equal(frozen.record.exit_code, 0, `eval --freeze ${flags.join(' ')}: ${frozen.stderr}`);
 	const run = JSON.parse(agent.stdout) as {provider: unknown; budgets: unknown};
-	const plan = JSON.parse(await readFile(join(dir, `${name}-plan.json`), 'utf8')) as {provider: unknown; budgets: unknown};
-	return {agent: {provider: run.provider, budgets: run.budgets}, plan: {provider: plan.provider, budgets: plan.budgets}, agentExit: agent.record.exit_code};
+	const plan = JSON.parse(await readFile(join(dir, `${name}-plan.json`), 'utf8')) as {provider: unknown; budgets: {max_steps: number; timeout_ms: number}};
+	// The steps and the deadline are the shared flags'; the plan's per-task limits are freeze's own (tested below).
+	const budgets = {max_steps: plan.budgets.max_steps, timeout_ms: plan.budgets.timeout_ms};
+	return {agent: {provider: run.provider, budgets: run.budgets}, plan: {provider: plan.provider, budgets}, agentExit: agent.record.exit_code};
 }
 
 t.test('agent and eval --freeze share the provider flags and their defaults', async t => {
@@ -69,4 +71,22 @@ t.test('a domain input error exits 2 with one line, anything else that fails exi
 	const missing = await hlab(['eval', '--compare', `${join(dir, 'a.json')},${join(dir, 'b.json')}`]);
 	t.equal(missing.record.exit_code, 2, 'an unreadable report is bad input');
 	t.match(missing.stderr, /^hlab: cannot read report [^\n]+\n$/);
+});
+
+t.test('eval --freeze writes the per-task workspace and memory limits: the defaults, or the sizes given; a bad size exits 2', async t => {
+	const dir = await tempDir(t, 'hlab-provider-flags-');
+	const budgetsOf = async (name: string, flags: string[]): Promise<unknown> => {
+		const frozen = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', join(dir, `${name}.json`), ...flags]);
+		t.equal(frozen.record.exit_code, 0, frozen.stderr);
+		return (JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8')) as {budgets: unknown}).budgets;
+	};
+	t.same(await budgetsOf('defaults', []), {max_steps: 30, timeout_ms: 120_000, workspace_limit_bytes: 256 * 1024 ** 2, memory_limit_bytes: 4 * 1024 ** 3});
+	t.same(await budgetsOf('given', ['--workspace-limit', '512MiB', '--memory-limit', '3GiB']), {max_steps: 30, timeout_ms: 120_000, workspace_limit_bytes: 512 * 1024 ** 2, memory_limit_bytes: 3 * 1024 ** 3});
+	for (const [flags, pattern] of [[['--workspace-limit', 'lots'], /--workspace-limit: invalid size 'lots'/], [['--memory-limit', '0'], /--memory-limit must be positive/]] as const) {
+		const run = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', join(dir, 'bad.json'), ...flags]);
+		t.equal(run.record.exit_code, 2, flags.join(' '));
+		t.match(run.stderr, pattern);
+		t.match(run.stderr, /^hlab: [^\n]+\n$/, 'one hlab: line');
+		t.notOk(existsSync(join(dir, 'bad.json')), 'nothing was frozen');
+	}
 });

@@ -25,6 +25,9 @@ export interface FreezeInput {
 	maxSteps?: number;
 	/** A response script for the scripted provider. */
 	responsesPath?: string;
+	/** The plan's per-task limits (the defaults unless said). */
+	workspaceLimitBytes?: number;
+	memoryLimitBytes?: number;
 }
 
 /** Freezes a scripted-provider plan in `dir` and returns its path. */
@@ -34,6 +37,8 @@ export async function freeze(input: FreezeInput): Promise<string> {
 	const plan = await buildPlan({
 		provider: {kind: 'scripted', model: 'reference'}, selection: input.tasks, repeat: input.repeat, maxSteps: input.maxSteps ?? 12, deadlineMs: 60_000,
 		policyPath, controllerPath: null, configPath: null, cwd: input.cwd ?? input.dir, responsesPath: input.responsesPath ?? null,
+		...(input.workspaceLimitBytes === undefined ? {} : {workspaceLimitBytes: input.workspaceLimitBytes}),
+		...(input.memoryLimitBytes === undefined ? {} : {memoryLimitBytes: input.memoryLimitBytes}),
 	});
 	const path = join(input.dir, `${input.name ?? 'plan'}.json`);
 	await writePlan(path, plan);

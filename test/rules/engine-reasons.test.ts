@@ -53,6 +53,6 @@ t.test('the task reasons are the engine\'s and the supervisor\'s, the serialized
 		'aborted', 'export', 'controller', 'host', 'budget', 'worker_lost', 'evidence_limit',
 	];
 	t.same(held.filter(reason => !(TaskFailureReason.options as readonly string[]).includes(reason)), [], 'every reason a report or ledger already holds still parses');
-	// Added since: `evidence` (a ledger record the seal does not vouch for).
-	t.same([...TaskFailureReason.options].filter(reason => !held.includes(reason)), ['evidence'], 'and only the reasons added on purpose are new');
+	// Added since: `evidence` (a ledger record the seal does not vouch for), `workspace_limit` and `runtime_space` (bounded workspaces).
+	t.same([...TaskFailureReason.options].filter(reason => !held.includes(reason)), ['evidence', 'workspace_limit', 'runtime_space'], 'and only the reasons added on purpose are new');
 });

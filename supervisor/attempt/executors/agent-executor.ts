@@ -19,7 +19,7 @@ export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number; 
 			const run = await runAgentTask({
 				agent, index: job.index, task: job.task, workspace: job.paths.workspace, runtime: job.paths.runtime,
 				evidence: {dir: job.paths.dir, relDir: job.paths.relDir}, provider: job.provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs,
-				signal: job.signal, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}), ...(options.sandbox === undefined ? {} : {sandbox: options.sandbox}),
+				signal: job.signal, memoryLimitBytes: job.memoryLimitBytes, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}), ...(options.sandbox === undefined ? {} : {sandbox: options.sandbox}),
 			});
 			return {wall_ms: run.record?.wall_ms ?? 0, outcome: run.outcome, unfinished: run.failure, evidence: run.evidence, usageClaim: run.usageClaim};
 		},

@@ -21,6 +21,7 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 				index: job.index,
 				...agentInput(job),
 				signal: job.signal,
+				memoryLimitBytes: job.memoryLimitBytes,
 				processJsonIn: job.paths.dir,
 				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),
 			});

@@ -46,7 +46,7 @@ export async function recoverAttempt(path: string): Promise<Recovery> {
 	if (existsSync(join(dir, 'report.json'))) await refuseReported(dir, lock, marker);
 	const killed = marker === null ? [] : await killMarked(marker);
 	// With its processes gone, what the tasks left on the runtime root (a tmpfs) moves into their task folders.
-	const left = exportLeftRuntime(dir);
+	const left = await exportLeftRuntime(dir);
 	const ledger = await verifyAttemptLedger(dir, attempt);
 	const results = recordedResults(plan, ledger);
 	const admissionFailed = results.some(task => task.reason === 'admission');
@@ -83,7 +83,7 @@ async function refuseReported(dir: string, lock: AttemptLock | null, marker: str
 	let closed = '';
 	if (lock !== null) {
 		const killed = marker === null ? [] : await killMarked(marker);
-		const left = exportLeftRuntime(dir);
+		const left = await exportLeftRuntime(dir);
 		releaseAttemptLock(dir);
 		closed = ` (its supervisor died before closing it: ${killed.length} process${killed.length === 1 ? '' : 'es'} ended, runtime state of ${left.moved.length} task${left.moved.length === 1 ? '' : 's'} moved into the evidence${left.problems.length > 0 ? `; ${left.problems.join('; ')}` : ''})`;
 	}

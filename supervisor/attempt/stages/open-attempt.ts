@@ -2,12 +2,13 @@ import {randomUUID} from 'node:crypto';
 import {join, resolve} from 'node:path';
 import {pino, type Logger} from 'pino';
 import {writeBytes} from '../../../files/write-json.js';
-import {openAttemptScope, publishSandbox, type AttemptScope} from '../../../process/index.js';
+import {openAttemptScope, publishMemoryLimit, publishSandbox, type AttemptScope} from '../../../process/index.js';
 import {killMarked} from '../../../process/kill-marked.js';
 import {releaseAttemptLock, writeAttemptLock} from '../../evidence/attempt-lock.js';
 import {openEvidenceDir} from '../../evidence/evidence-dir.js';
 import {checkRuntimeRootVariable, chooseRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../evidence/runtime-root.js';
 import type {Plan} from '../../plan/plan-schema.js';
+import {taskLimitsOf} from '../../plan/task-limits.js';
 import type {AttemptContext} from './attempt-context.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
 import {publishAttemptSandbox} from './attempt-sandbox.js';
@@ -25,13 +26,16 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	// First: an unusable key store is bad input before any evidence or runtime folder exists.
 	const sealKey = createAttemptKey(attemptId);
 	const markerKey = `HLAB_ATTEMPT_${attemptId.replaceAll('-', '')}`;
-	const {dir, runtime} = await startEvidence(options.artifacts, bytes, {attemptId, marker: `${markerKey}=1`});
+	// A tmpfs too small for one workspace is passed over for the next root.
+	const {dir, runtime} = await startEvidence(options.artifacts, bytes, {attemptId, marker: `${markerKey}=1`}, taskLimitsOf(plan).workspaceBytes);
 	const startedAt = new Date();
 	const t0 = performance.now();
 	// Every thread and process started from here inherits the marker, so a later recovery can find survivors.
 	process.env[markerKey] = '1';
 	const scope = openAttemptScope(`${markerKey}=1`);
 	publishAttemptSandbox({plan, dir, runtime, options});
+	// Published before any worker thread exists, as the sandbox is: the threads' tool commands run under it.
+	publishMemoryLimit(taskLimitsOf(plan).memoryBytes);
 	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
 	const side = sideOf(options);
 	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest, runtime}, 'attempt started');
@@ -58,7 +62,7 @@ async function openTraces(options: AttemptOptions, attempt: TracedAttempt, log: 
  * recovery knows it is an attempt and whether its supervisor runs), then where the runtime state will live: each
  * runtime folder is named in the directory before it is made, so a crash at any instant leaves none that nobody names.
  */
-async function startEvidence(artifacts: string, planBytes: Buffer, attempt: {attemptId: string; marker: string}): Promise<{dir: string; runtime: RuntimeRootRecord}> {
+async function startEvidence(artifacts: string, planBytes: Buffer, attempt: {attemptId: string; marker: string}, minFreeBytes: number): Promise<{dir: string; runtime: RuntimeRootRecord}> {
 	checkRuntimeRootVariable();
 	const {dir} = await openEvidenceDir(artifacts, async staging => {
 		writeAttemptLock(staging, attempt);
@@ -66,7 +70,7 @@ async function startEvidence(artifacts: string, planBytes: Buffer, attempt: {att
 		await writeBytes(join(staging, 'plan.json'), planBytes, {exclusive: true, durable: true});
 	});
 	try {
-		const runtime = chooseRuntimeRoot(attempt.attemptId, process.env, '/dev/shm', planned => recordRuntimeRoot(dir, planned));
+		const runtime = chooseRuntimeRoot(attempt.attemptId, process.env, '/dev/shm', minFreeBytes, planned => recordRuntimeRoot(dir, planned));
 		recordRuntimeRoot(dir, runtime);
 		return {dir, runtime};
 	} catch (error) {
@@ -86,11 +90,12 @@ export async function closeAttempt(attempt: AttemptContext): Promise<void> {
 		await attempt.traces?.close();
 		const survivors = await killMarked(`${attempt.markerKey}=1`);
 		if (survivors.length > 0) attempt.log.warn({pids: survivors}, 'processes of the attempt outlived its report and were killed');
-		const left = exportLeftRuntime(attempt.dir);
+		const left = await exportLeftRuntime(attempt.dir);
 		if (left.moved.length > 0 || left.problems.length > 0) attempt.log.warn(left, 'runtime state left on the runtime root');
 	} finally {
 		attempt.scope.close();
 		publishSandbox(null);
+		publishMemoryLimit(null);
 		delete process.env[attempt.markerKey];
 	}
 	// Last: with its processes ended and its state moved, a recovery may take the directory (this process may live on).

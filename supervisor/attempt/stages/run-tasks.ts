@@ -134,16 +134,15 @@ async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch,
 		throw error;
 	});
 	const executed = {...result, leak_audit: await watch.ended(started())};
-	const recorded = exportEvidence(turn.paths, executed, runner.attempt, turn.log);
+	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
+	const recorded = await exportEvidence(turn.paths, executed, runner.attempt.options.keepWorkdirs || runner.attempt.plan.controller !== null, runner.attempt.attemptId, turn.log);
 	return {recorded, exported: recorded.problem === null};
 }
 
 /** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */
-function exportEvidence(paths: TaskPaths, executed: TaskResult, attempt: AttemptContext, log: Logger): RecordedTask {
-	// Controller tasks keep their workspace: the pinned controller scores it again at comparison.
-	const keepWorkspace = attempt.options.keepWorkdirs || attempt.plan.controller !== null;
+async function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, attemptId: string, log: Logger): Promise<RecordedTask> {
 	try {
-		return {result: exportTaskEvidence(paths, executed, keepWorkspace, attempt.attemptId), problem: null};
+		return {result: await exportTaskEvidence(paths, executed, keepWorkspace, attemptId), problem: null};
 	} catch (error) {
 		const message = `evidence export failed, runtime state kept in ${paths.relDir}/runtime-state: ${(error as Error).message}`;
 		log.error({err: error}, 'export failed');

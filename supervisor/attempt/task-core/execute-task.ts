@@ -6,7 +6,10 @@ import type {TaskPaths} from './export-evidence.js';
 import {failedResult, type TaskFailure} from './failed-result.js';
 import type {AttemptContext} from '../stages/attempt-context.js';
 import type {TaskResult} from '../report/report-schema.js';
+import {taskLimitsOf} from '../../plan/task-limits.js';
+import {checkRuntimeSpace} from './runtime-space.js';
 import {prepareTaskFolders} from './task-folders.js';
+import {watchWorkspace} from './workspace-quota.js';
 import type {Execution, TaskExecutor, TaskTurn} from './task-execution.js';
 
 /** What every task of one run shares. */
@@ -23,10 +26,14 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 	const {plan} = runner.attempt;
 	const evidence = {runtime_locations: `${turn.paths.relDir}/runtime-locations.json`};
 	prepareTaskFolders(turn.paths, plan.configuration.value);
+	const limits = taskLimitsOf(plan);
+	const noSpace = await checkRuntimeSpace(turn.paths.runtime, limits.workspaceBytes);
+	if (noSpace !== null) return failedResult(turn.index, turn.id, noSpace, {evidence});
 	const ready = await setUpTask(runner.tasks[turn.index] ?? null, turn.id, plan.tool_versions, turn.paths.workspace);
 	if ('failure' in ready) return failedResult(turn.index, turn.id, ready.failure, {evidence});
 	turn.onStart();
 	turn.log.info('execution started');
+	const quota = watchWorkspace(turn.paths.workspace, limits.workspaceBytes, runner.attempt.signal);
 	const run = await runner.executor.execute({
 		index: turn.index,
 		task: {id: turn.id, prompt: ready.task.prompt},
@@ -34,11 +41,13 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 		provider: runner.provider,
 		maxSteps: plan.budgets.max_steps,
 		deadlineMs: plan.budgets.timeout_ms,
-		signal: runner.attempt.signal,
+		memoryLimitBytes: limits.memoryBytes,
+		signal: quota.signal,
 		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
-	});
+	}).finally(() => quota.finish());
 	const ran = {wall_ms: run.wall_ms, evidence: {...evidence, ...run.evidence}};
-	const unfinished = unfinishedOf(run);
+	// Over its workspace limit, the task failed for that, whatever the execution said once it was stopped.
+	const unfinished = await quota.finish() ?? unfinishedOf(run);
 	const result = unfinished !== null || run.outcome === null
 		? failedResult(turn.index, turn.id, unfinished ?? noOutcome, {...ran, outcome: run.outcome, usage: run.outcome?.usage ?? null})
 		: await grade(runner, turn, ready.task, run.outcome, ran);

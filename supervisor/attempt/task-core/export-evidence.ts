@@ -1,8 +1,8 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
-import {moveTree} from '../../../files/move-tree.js';
 import {removeTree} from '../../../files/remove-tree.js';
 import {writeJsonSync} from '../../../files/write-json.js';
+import {moveTreeSparse} from '../../evidence/move-sparse.js';
 import {keptRuntimeFolder} from '../../evidence/runtime-root.js';
 import {writeTaskTrajectory} from '../../export-formats/index.js';
 import type {TaskResult} from '../report/report-schema.js';
@@ -30,18 +30,17 @@ export function taskPaths(evidenceDir: string, relDir: string, runtimeDir: strin
  * Exports a task's evidence out of its runtime state (journal, messages, workspace when kept) and writes result.json;
  * the runtime state stays until the ledger holds the result (`dropRuntimeState`). On any error the runtime state is
  * moved into the task folder (`runtime-state/`) for investigation, so nothing of it is left on a tmpfs.
- * Synchronous: a few small files, for which a trip through the thread pool costs more than the call.
  */
-export function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean, attemptId: string): TaskResult {
+export async function exportTaskEvidence(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean, attemptId: string): Promise<TaskResult> {
 	try {
-		return exportOrThrow(paths, result, keepWorkspace, attemptId);
+		return await exportOrThrow(paths, result, keepWorkspace, attemptId);
 	} catch (error) {
-		keepForInvestigation(paths);
+		await keepForInvestigation(paths);
 		throw error;
 	}
 }
 
-function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean, attemptId: string): TaskResult {
+async function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: boolean, attemptId: string): Promise<TaskResult> {
 	const evidence: Record<string, string> = {...result.evidence};
 	const copied = new Map<string, string>();
 	for (const name of ['journal.jsonl', 'messages.jsonl']) {
@@ -54,7 +53,8 @@ function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace: bool
 	const trajectory = writeTaskTrajectory(paths.dir, `${attemptId}/${basename(paths.relDir)}`, result.usage, copied.get('messages.jsonl'), copied.has('messages.jsonl') ? copied.get('journal.jsonl') ?? null : undefined);
 	if (trajectory !== null) evidence.trajectory = `${paths.relDir}/${trajectory}`;
 	if (keepWorkspace) {
-		moveTree(paths.workspace, join(paths.dir, 'workspace'));
+		// Sparse files stay sparse: the kept workspace takes no more room in the evidence than it did on the runtime root.
+		await moveTreeSparse(paths.workspace, join(paths.dir, 'workspace'));
 		evidence.workspace = `${paths.relDir}/workspace`;
 	}
 	evidence.result = `${paths.relDir}/result.json`;
@@ -90,11 +90,11 @@ export function dropRuntimeState(paths: TaskPaths): void {
 }
 
 /** A failed export keeps the runtime state, in the task folder where the evidence directory keeps it. */
-function keepForInvestigation(paths: TaskPaths): void {
+async function keepForInvestigation(paths: TaskPaths): Promise<void> {
 	const kept = join(paths.dir, keptRuntimeFolder);
 	if (paths.runtime === kept) return;
 	try {
-		moveTree(paths.runtime, kept);
+		await moveTreeSparse(paths.runtime, kept);
 	} catch {
 		// Left where it is; the attempt's close moves what remains of its runtime root.
 	}

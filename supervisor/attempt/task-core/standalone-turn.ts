@@ -1,6 +1,7 @@
 import {mkdir} from 'node:fs/promises';
 import {EngineError, EngineFailureReason, failedBeforeStart, type ExecutionOutcome, type ResolvedProvider} from '../../../engine/index.js';
 import type {Grade} from '../../../tasks/index.js';
+import {defaultMemoryLimitBytes} from '../../plan/task-limits.js';
 import type {AttemptTask} from './attempt-task.js';
 import {setUpTask, unfinishedOf} from './execute-task.js';
 import type {TaskFailure} from './failed-result.js';
@@ -58,6 +59,8 @@ function jobOf(turn: StandaloneTurn, provider: ResolvedProvider): Parameters<Tas
 		provider,
 		maxSteps: turn.maxSteps,
 		deadlineMs: turn.deadlineMs,
+		// Outside a plan, the plan's default.
+		memoryLimitBytes: defaultMemoryLimitBytes,
 		signal: turn.signal,
 		...(task.agent === undefined ? {} : {agent: task.agent}),
 	};

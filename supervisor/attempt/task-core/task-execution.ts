@@ -14,6 +14,8 @@ export interface ExecutionJob {
 	provider: ResolvedProvider;
 	maxSteps: number;
 	deadlineMs: number;
+	/** What each process the execution starts may hold (a host, an agent; the in-process engine's commands take the published one). */
+	memoryLimitBytes: number;
 	signal: AbortSignal;
 	/** A cartridge's agent instead of the built-in one. */
 	agent?: TaskAgent;

@@ -15,6 +15,10 @@ const supervisorReasons = [
 	'worker_lost', 'evidence_limit',
 	// Its ledger record is not vouched for by the attempt's seal (forged, a duplicate, out of the chain, its files changed).
 	'evidence',
+	// Its workspace held more than the plan's workspace limit (allocated blocks); the task was ended there.
+	'workspace_limit',
+	// Not started: the runtime root had less free space than one workspace may take (the machine's, not the task's fault).
+	'runtime_space',
 ] as const;
 
 /** Why a task failed, as its result, the ledger and a pair record write it: the engine's reasons, the host's, the supervisor's. */

@@ -40,12 +40,13 @@ export async function writeCommandAgent(dir: string, name: string, body: string,
 }
 
 /** Freezes a scripted-provider plan of `tasks` in `dir` with a task deadline of `deadlineMs`. */
-export async function freezeAgentPlan(t: Test, dir: string, options: {tasks?: string; deadlineMs?: number; sandbox?: boolean; name?: string} = {}): Promise<string> {
+export async function freezeAgentPlan(t: Test, dir: string, options: {tasks?: string; deadlineMs?: number; sandbox?: boolean; name?: string; memoryLimitBytes?: number} = {}): Promise<string> {
 	const policyPath = join(dir, 'policy.json');
 	await writeFile(policyPath, JSON.stringify({concurrency: 1}));
 	const plan = await buildPlan({
 		provider: {kind: 'scripted', model: 'reference'}, selection: options.tasks ?? 'answer_from_prompt', maxSteps: 12, deadlineMs: options.deadlineMs ?? 30_000,
 		policyPath, controllerPath: null, configPath: null, cwd: dir, responsesPath: null, sandbox: options.sandbox ?? false,
+		...(options.memoryLimitBytes === undefined ? {} : {memoryLimitBytes: options.memoryLimitBytes}),
 	});
 	const path = join(dir, `${options.name ?? 'plan'}.json`);
 	await writePlan(path, plan);

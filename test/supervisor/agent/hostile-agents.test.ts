@@ -16,9 +16,9 @@ const folder = 'tasks/001-answer_from_prompt';
 const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
 
 /** One attempt of answer_from_prompt with the command agent `body`, in the test's own process. */
-async function runAgent(t: Test, name: string, body: string, options: {deadlineMs?: number; keepWorkdirs?: boolean; spec?: Parameters<typeof writeCommandAgent>[3]} = {}) {
+async function runAgent(t: Test, name: string, body: string, options: {deadlineMs?: number; keepWorkdirs?: boolean; spec?: Parameters<typeof writeCommandAgent>[3]; memoryLimitBytes?: number} = {}) {
 	const dir = await tempDir(t, `hlab-agent-${name}-`);
-	const planPath = await freezeAgentPlan(t, dir, {deadlineMs: options.deadlineMs});
+	const planPath = await freezeAgentPlan(t, dir, {deadlineMs: options.deadlineMs, ...(options.memoryLimitBytes === undefined ? {} : {memoryLimitBytes: options.memoryLimitBytes})});
 	const agent = await writeCommandAgent(dir, name, body, options.spec);
 	const artifacts = join(dir, 'side');
 	const {report} = await runAttempt({planPath, artifacts, candidatePath: null, agentSpec: agent.spec, keepWorkdirs: options.keepWorkdirs ?? false, configPath: null, quiet: true, cwd: dir});
@@ -39,6 +39,21 @@ ${solvingAgent}`;
 	t.ok(record.leaked.some(leak => leak.comm === 'sleep'), `the agent's record names it: ${JSON.stringify(record.leaked)}`);
 	t.strictSame(process.survivors, [], 'nothing survived the cleanup');
 	// checkNoLeaks fails the file if the sleep still runs.
+});
+
+t.test('an agent runs under the plan\'s memory limit, and so does every process it starts', async t => {
+	// Without the limit both allocations succeed: the agent would print 'held' and its child exit 0.
+	const body = `import {spawnSync} from 'node:child_process';
+const child = spawnSync(process.execPath, ['-e', 'Buffer.alloc(512 * 1024 * 1024, 1)'], {stdio: 'ignore'});
+console.error('child exit ' + child.status);
+try { Buffer.alloc(512 * 1024 * 1024, 1); console.error('held'); } catch (error) { console.error('refused: ' + error.message); }
+${solvingAgent}`;
+	const {task, process, artifacts} = await runAgent(t, 'hungry', body, {memoryLimitBytes: 256 * 1024 ** 2});
+	t.equal(task.status, 'passed', 'a refused allocation the agent survives is its own business');
+	t.match(process.memory_limit, {bytes: 256 * 1024 ** 2});
+	const stderr = await readFile(join(artifacts, folder, 'stderr.log'), 'utf8');
+	t.match(stderr, /child exit [1-9]/, 'its child inherited the limit');
+	t.match(stderr, /refused: Array buffer allocation failed/, 'and the agent itself could not take more');
 });
 
 t.test('an agent that ignores SIGTERM is ended after the grace, reason timeout', async t => {

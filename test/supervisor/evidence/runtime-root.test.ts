@@ -1,9 +1,13 @@
 import {existsSync, readdirSync, statSync} from 'node:fs';
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readFile, truncate, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkRuntimeRootVariable, chooseRuntimeRoot, dropRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../../supervisor/evidence/runtime-root.js';
+import {checkNoLeaks} from '../../leak-check.js';
 import {tempDir} from '../../temp-dir.js';
+
+// Moving state off the tmpfs runs cp.
+checkNoLeaks(t);
 
 const id = (): string => `test-${process.pid}-${Math.random().toString(36).slice(2)}`;
 
@@ -57,11 +61,41 @@ t.test('state left on the runtime root moves into its task folder and the root g
 	recordRuntimeRoot(evidence, root);
 	await mkdir(join(root.dir!, '002-b', 'workspace', 'sub'), {recursive: true});
 	await writeFile(join(root.dir!, '002-b', 'workspace', 'sub', 'made.txt'), 'made');
-	const left = exportLeftRuntime(evidence);
+	const left = await exportLeftRuntime(evidence);
 	t.same(left, {moved: ['tasks/002-b'], problems: []});
 	t.equal(await readFile(join(evidence, 'tasks', '002-b', 'runtime-state', 'workspace', 'sub', 'made.txt'), 'utf8'), 'made');
 	t.notOk(existsSync(root.dir!), 'nothing stays on the tmpfs');
-	t.same(exportLeftRuntime(evidence), {moved: [], problems: []}, 'a second export finds nothing');
+	t.same(await exportLeftRuntime(evidence), {moved: [], problems: []}, 'a second export finds nothing');
+});
+
+t.test('a sparse file a crashed task left on the runtime root moves into the evidence still sparse', async t => {
+	const dir = await tempDir(t);
+	const evidence = join(dir, 'evidence');
+	await mkdir(evidence);
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: join(dir, 'nothing')});
+	t.teardown(() => dropRuntimeRoot(root));
+	recordRuntimeRoot(evidence, root);
+	await mkdir(join(root.dir!, '001-a', 'workspace'), {recursive: true});
+	await writeFile(join(root.dir!, '001-a', 'workspace', 'sparse'), '');
+	await truncate(join(root.dir!, '001-a', 'workspace', 'sparse'), 4 * 1024 ** 3);
+	t.same(await exportLeftRuntime(evidence), {moved: ['tasks/001-a'], problems: []});
+	const moved = statSync(join(evidence, 'tasks', '001-a', 'runtime-state', 'workspace', 'sparse'));
+	t.equal(moved.size, 4 * 1024 ** 3, 'its size kept');
+	// A byte-by-byte copy (fs.copyFile) allocates all four gigabytes.
+	t.ok(moved.blocks * 512 <= 64 * 1024, `its holes kept: ${moved.blocks * 512} bytes allocated`);
+});
+
+t.test('a default root with less free space than one workspace limit is passed over, and why is recorded', async t => {
+	const dir = await tempDir(t);
+	// A pebibyte: more than /dev/shm, or anything here, has free.
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: dir}, '/dev/shm', 1024 ** 5);
+	t.equal(root.source, 'evidence', 'the task folders hold the state instead');
+	t.equal(root.dir, null);
+	t.match(root.skipped, [/^XDG_RUNTIME_DIR \(.*\): \d+ bytes free, less than one workspace limit \(1125899906842624 bytes\)$/, /^\/dev\/shm \(\/dev\/shm\): \d+ bytes free/]);
+	t.same(readdirSync(dir), [], 'nothing was made in a root passed over');
+	const roomy = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: dir}, '/dev/shm', 1024);
+	t.teardown(() => dropRuntimeRoot(roomy));
+	t.equal(roomy.source, 'XDG_RUNTIME_DIR', 'one with room is used');
 });
 
 t.test('each folder is named to the attempt before it is made, so no instant has a runtime folder nobody names', async t => {
@@ -69,7 +103,7 @@ t.test('each folder is named to the attempt before it is made, so no instant has
 	const notAFolder = join(dir, 'file');
 	await writeFile(notAFolder, '');
 	const planned: {record: RuntimeRootRecord; existed: boolean}[] = [];
-	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: notAFolder}, '/dev/shm', record => planned.push({record, existed: existsSync(record.dir!)}));
+	const root = chooseRuntimeRoot(id(), {XDG_RUNTIME_DIR: notAFolder}, '/dev/shm', 0, record => planned.push({record, existed: existsSync(record.dir!)}));
 	t.teardown(() => dropRuntimeRoot(root));
 	t.same(planned.map(({record}) => record.source), ['XDG_RUNTIME_DIR', '/dev/shm'], 'the one that failed was named too');
 	t.ok(planned.every(({existed}) => !existed), 'named before it existed');

@@ -116,3 +116,23 @@ t.test('a second attempt into the same host folder is refused', async t => {
 	const second = await openHostSession({artifacts: join(root, 'attempt'), exe, planDigest, taskIds: ['a']}).then(() => null, (error: {reason?: string}) => error);
 	t.equal(second?.reason, 'host_dir_exists');
 });
+
+t.test('a host worker runs under the task\'s memory limit: past it its allocation fails and the task is a crash; under it, it answers', async t => {
+	const root = await mkdtemp(join(tmpdir(), 'hlab-host-'));
+	const exe = await writeSyntheticHost(root, 'hungry-host', `
+		if (request.task.id === 'hungry') Buffer.alloc(512 * 1024 * 1024, 1);
+		${truthful}`);
+	const session = await openHostSession({artifacts: join(root, 'attempt'), exe, planDigest, taskIds: ['hungry', 'modest']});
+	const runs = [];
+	for (const [index, id] of ['hungry', 'modest'].entries()) {
+		const workspace = join(root, 'work', id);
+		await mkdir(workspace, {recursive: true});
+		runs.push(await runHostTask(session, {index, task: {id, prompt: `do ${id}`}, workspace, stateDir: join(root, 'state', id), provider, maxSteps: 4, deadlineMs: 20_000, graceMs: 300, memoryLimitBytes: 256 * 1024 ** 2}));
+	}
+	// Without the limit the host holds half a gigabyte and answers (the same worker as 'modest').
+	t.same(runs.map(run => run.failure?.reason ?? null), ['crash', null]);
+	t.match(await readFile(join(session.dir, 'tasks', '001-hungry', 'stderr.log'), 'utf8'), /allocation failed/i, 'its own error says why');
+	t.match(runs[0]!.record.memory_limit, {bytes: 256 * 1024 ** 2});
+	t.match(runs[1]!.record.memory_limit, {bytes: 256 * 1024 ** 2}, 'the bound is recorded for every run');
+	await closeHostSession(session);
+});

@@ -6,7 +6,11 @@ import {dropRuntimeState, exportTaskEvidence, taskPaths, type TaskPaths} from '.
 import {failedResult} from '../../../../supervisor/attempt/task-core/failed-result.js';
 import {prepareTaskFolders} from '../../../../supervisor/attempt/task-core/task-folders.js';
 import {chooseRuntimeRoot, dropRuntimeRoot} from '../../../../supervisor/evidence/runtime-root.js';
+import {checkNoLeaks} from '../../../leak-check.js';
 import {tempDir} from '../../../temp-dir.js';
+
+// A kept workspace leaves the tmpfs through cp.
+checkNoLeaks(t);
 
 /** A task prepared as an attempt prepares one, its runtime state on the shared-memory tmpfs, after a run that left a journal and a file. */
 async function ranTask(t: Test): Promise<{evidence: string; paths: TaskPaths}> {
@@ -24,7 +28,7 @@ async function ranTask(t: Test): Promise<{evidence: string; paths: TaskPaths}> {
 
 t.test('the evidence leaves the tmpfs for the task folder, and the runtime state goes once dropped', async t => {
 	const {evidence, paths} = await ranTask(t);
-	const exported = exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), true, 'attempt-1');
+	const exported = await exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), true, 'attempt-1');
 	t.same(exported.evidence, {journal: 'tasks/001-x/journal.jsonl', workspace: 'tasks/001-x/workspace', result: 'tasks/001-x/result.json'});
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'journal.jsonl'), 'utf8'), '{"step":1}\n');
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'workspace', 'src', 'made.txt'), 'utf8'), 'made', 'the kept workspace crossed file systems');
@@ -39,7 +43,7 @@ t.test('a failed export moves the runtime state into the task folder for investi
 	const {evidence, paths} = await ranTask(t);
 	// A folder where result.json must go: the durable write cannot replace it.
 	await mkdir(join(paths.dir, 'result.json'));
-	t.throws(() => exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), false, 'attempt-1'));
+	await t.rejects(exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), false, 'attempt-1'));
 	const kept = join(evidence, 'tasks', '001-x', 'runtime-state');
 	t.equal(await readFile(join(kept, 'workspace', 'src', 'made.txt'), 'utf8'), 'made');
 	t.ok(existsSync(join(kept, 'session', 'configuration.json')));

@@ -1,0 +1,42 @@
+import {writeFile, truncate, link, symlink} from 'node:fs/promises';
+import {join} from 'node:path';
+import t from 'tap';
+import {allocatedBytes, watchWorkspace} from '../../../../supervisor/attempt/task-core/workspace-quota.js';
+import {tempDir} from '../../../temp-dir.js';
+
+t.test('allocated bytes count written blocks, not file sizes; a hard link once; a link is not followed', async t => {
+	const dir = await tempDir(t);
+	await writeFile(join(dir, 'dense'), Buffer.alloc(256 * 1024, 1));
+	await truncate(join(dir, 'dense'), 256 * 1024);
+	await writeFile(join(dir, 'sparse'), '');
+	await truncate(join(dir, 'sparse'), 1024 ** 3);
+	await link(join(dir, 'dense'), join(dir, 'again'));
+	await symlink('/usr', join(dir, 'usr'));
+	const bytes = await allocatedBytes(dir);
+	t.ok(bytes >= 256 * 1024 && bytes < 512 * 1024, `one copy of the written quarter-mebibyte (${bytes})`);
+});
+
+t.test('the quota aborts its signal once the workspace grows past the limit, and says so at the end', async t => {
+	const dir = await tempDir(t);
+	const quota = watchWorkspace(dir, 64 * 1024, new AbortController().signal, 10);
+	await new Promise(resolve => setTimeout(resolve, 50));
+	t.notOk(quota.signal.aborted, 'under the limit, nothing happens');
+	await writeFile(join(dir, 'big'), Buffer.alloc(1024 * 1024, 1));
+	// The poll may have seen the file while it was written.
+	if (!quota.signal.aborted) await new Promise<void>(resolve => quota.signal.addEventListener('abort', () => resolve(), {once: true}));
+	const failure = await quota.finish();
+	t.equal(failure?.reason, 'workspace_limit');
+	t.same(await quota.finish(), failure, 'the same answer again');
+});
+
+t.test('a write the poll did not see is caught by the measurement at the end; the attempt\'s signal still passes through', async t => {
+	const dir = await tempDir(t);
+	const attempt = new AbortController();
+	const quota = watchWorkspace(dir, 64 * 1024, attempt.signal, 60_000);
+	await writeFile(join(dir, 'big'), Buffer.alloc(1024 * 1024, 1));
+	attempt.abort();
+	t.ok(quota.signal.aborted, 'the attempt\'s abort reaches the execution');
+	t.equal((await quota.finish())?.reason, 'workspace_limit');
+	const under = watchWorkspace(await tempDir(t), 64 * 1024, new AbortController().signal, 60_000);
+	t.equal(await under.finish(), null, 'an empty workspace is within its limit');
+});
