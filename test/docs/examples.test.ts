@@ -24,6 +24,8 @@ import {documentationPages, fencedBlocks, type FencedBlock} from './markdown.js'
  */
 
 checkNoLeaks(t);
+// Longer than the suite's 300 s per file: every page's walkthrough runs here, the README's agents among them.
+t.setTimeout(1_200_000);
 // Pages are independent walkthroughs in folders of their own; much of a page's time is waiting on processes.
 t.jobs = 3;
 
