@@ -14,10 +14,12 @@ const tasks = ['json_config_migration', 'answer_from_prompt'];
 
 /** What only a queued attempt has: the record of its queue and its audit (the placement's own files). */
 const placementFiles = new Set(['queue.json', 'queue-audit.json']);
-/** Keys that differ by placement (where the turns ran, the threads and executor the coordinator did not start), and the command line. */
-const placementKeys = new Set(['placement', 'queue', 'threads', 'executor', 'argv', 'nodes']);
+/** Keys that differ by placement (where the turns ran and on which node, the threads and executor the coordinator did not start), and the command line. */
+const placementKeys = new Set(['placement', 'queue', 'threads', 'executor', 'argv', 'nodes', 'node']);
 /** The coordinator's log says other things than a local attempt's: its presence is compared, not its lines. */
 const freeText = new Set(['log.jsonl']);
+/** Journal records of timing, not of what happened: a request that waited a millisecond for the shared limiter says so. */
+const timingRecords = new Set(['limiter_wait']);
 /** Appended as tasks end: at concurrency 2 either task may end first, so the lines' structures are compared as a set. */
 const completionOrder = new Set(['ledger.jsonl']);
 
@@ -26,12 +28,15 @@ async function filesOf(dir: string): Promise<string[]> {
 	return entries.filter(entry => entry.isFile()).map(entry => relative(dir, join(entry.parentPath, entry.name))).sort();
 }
 
+/** A key that is data, not structure: a tool call's id (a trajectory's results are timed by call id), random per run. */
+const callId = /^call_[0-9a-f]+_/;
+
 /** A JSON value's structure: keys and the kind of each value, never the value (timings, ids, pids and paths differ). */
 function shapeOf(value: unknown): unknown {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return value.map(item => shapeOf(item));
 	if (typeof value === 'object') {
-		const kept = Object.entries(value).filter(([name]) => !placementKeys.has(name)).sort(([a], [b]) => a.localeCompare(b));
+		const kept = Object.entries(value).filter(([name]) => !placementKeys.has(name)).map(([name, item]) => [name.replace(callId, 'call_ID_'), item] as const).sort(([a], [b]) => a.localeCompare(b));
 		return Object.fromEntries(kept.map(([name, item]) => [name, shapeOf(item)]));
 	}
 	return typeof value;
@@ -43,7 +48,8 @@ async function structureOf(dir: string, file: string): Promise<unknown> {
 	if (freeText.has(name)) return 'present';
 	const text = await readFile(join(dir, file), 'utf8');
 	if (name.endsWith('.jsonl')) {
-		const lines = text.trim().split('\n').filter(line => line !== '').map(line => shapeOf(JSON.parse(line)));
+		const records = text.trim().split('\n').filter(line => line !== '').map(line => JSON.parse(line) as {type?: string});
+		const lines = records.filter(record => !timingRecords.has(record.type ?? '')).map(record => shapeOf(record));
 		return completionOrder.has(file) ? lines.map(line => JSON.stringify(line)).sort() : lines;
 	}
 	if (name.endsWith('.json')) return shapeOf(JSON.parse(text));
@@ -78,6 +84,8 @@ t.test('a plan run through one queue node leaves the evidence tree a local attem
 	t.ok(queued.tasks.every(task => task.leak_audit !== undefined), 'each queued task has its own leak audit');
 	t.match(queued.leak_audit?.nodes, [{node: 'n1', backend: local.report.leak_audit?.backend, survivors: []}], 'and the node\'s own final audit, which it posted once the attempt was withdrawn');
 	t.same(queued.problems, [], 'the node\'s audit arrived: no problem');
+	t.same(queued.tasks.map(task => task.node), ['n1', 'n1'], 'each queued task names the node that ran it');
+	t.ok(local.report.tasks.every(task => task.node === undefined), 'a local one names none');
 	const [localTree, queuedTree] = await Promise.all([treeOf(local.dir), treeOf(join(dir, 'queued'))]);
 	t.same(Object.keys(queuedTree), Object.keys(localTree), 'the same files');
 	t.ok(Object.keys(queuedTree).includes('attempt.json'), 'the attempt record among them');
