@@ -101,6 +101,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'export',
 		description: "a recorded attempt in other tools' formats: ATIF trajectories (docs/atif.md), OpenTelemetry traces over OTLP/HTTP (docs/otlp.md)",
 	},
+	ls: {
+		load: async () => (await import('./ls.js')).registerLs,
+		term: 'ls [options] [dir]',
+		description: 'list past attempts and decisions under a folder, one line each: kind, path, plan, side, candidate, status or verdict, when',
+	},
 	cartridge: {
 		load: async () => (await import('./cartridge.js')).registerCartridge,
 		term: 'cartridge',
