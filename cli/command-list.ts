@@ -106,6 +106,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'ls [options] [dir]',
 		description: 'list past attempts and decisions under a folder, one line each: kind, path, plan, side, candidate, status or verdict, when',
 	},
+	gc: {
+		load: async () => (await import('./gc.js')).registerGc,
+		term: 'gc [options]',
+		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence, never what a live process holds",
+	},
 	cartridge: {
 		load: async () => (await import('./cartridge.js')).registerCartridge,
 		term: 'cartridge',
