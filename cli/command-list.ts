@@ -111,6 +111,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'gc [options]',
 		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence, never what a live process holds",
 	},
+	'mock-provider': {
+		load: async () => (await import('./mock-provider.js')).registerMockProvider,
+		term: 'mock-provider [options]',
+		description: 'serve an OpenAI-compatible test endpoint on 127.0.0.1 until SIGINT or SIGTERM: constant answers, 429 storms with Retry-After, connection resets, slow bodies or garbage JSON; prints its URL first',
+	},
 	cartridge: {
 		load: async () => (await import('./cartridge.js')).registerCartridge,
 		term: 'cartridge',
