@@ -1,5 +1,6 @@
 import {removeTree} from '../../files/remove-tree.js';
 import {heldPaths, isHeld} from './held-paths.js';
+import {liveOutputDirs} from './live-output-dirs.js';
 import {findLeftovers, type Leftover, type LeftoverRoots} from './leftovers.js';
 import {runtimeOwners} from './runtime-owners.js';
 import {treeFacts} from './tree-facts.js';
@@ -24,7 +25,8 @@ export interface GcLine extends Leftover {
  * (cwd, root, open file), never a runtime root whose attempt's supervisor runs, never a recent temporary folder.
  */
 export async function collectGarbage(options: GcOptions): Promise<GcLine[]> {
-	const owners = await runtimeOwners(options.evidence);
+	// Both where the user keeps evidence and where every live process writes it: a live attempt run from anywhere is found.
+	const owners = await runtimeOwners([...options.evidence, ...liveOutputDirs()]);
 	const held = heldPaths();
 	const now = options.now ?? Date.now();
 	return findLeftovers(options).map(leftover => {

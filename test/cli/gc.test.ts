@@ -26,6 +26,16 @@ async function oldFolder(path: string, bytes = 4096): Promise<string> {
 const lock = (startTime: number): string => JSON.stringify({schema: 'harness-lab/attempt-lock@1', attempt_id: 'x', process_marker: 'HLAB_X=1', pid: process.pid, start_time: startTime, boot_id: readBootId()});
 
 /** An attempt's evidence naming its runtime folder, held by this test process (live) or by a supervisor that is gone. */
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const found = await probe();
+		if (found !== undefined) return found;
+		if (Date.now() > until) throw new Error('timed out');
+		await new Promise(resolve => setTimeout(resolve, 50));
+	}
+}
+
 async function attemptNaming(evidence: string, runtimeDir: string, live: boolean): Promise<string> {
 	const dir = join(evidence, live ? 'live' : 'crashed');
 	await mkdir(dir, {recursive: true});
@@ -96,6 +106,35 @@ t.test('gc removes what nobody uses and keeps a live attempt\'s runtime root, a 
 	t.equal(agents.record.exit_code, 0, agents.stderr);
 	t.notOk(existsSync(install), 'an unpinned install goes with --agents');
 	t.ok(existsSync(pinnedInstall), 'examples/agents/pi.json pins this one');
+});
+
+t.test('a real attempt in flight: gc run from elsewhere, with no --evidence and --older-than 0, leaves its runtime root alone', async t => {
+	const base = await tempDir(t, 'hlab-gc-live-');
+	const runtime = join(base, 'run');
+	await mkdir(runtime);
+	const env = {TMPDIR: join(base, 'tmp'), XDG_RUNTIME_DIR: runtime, XDG_CACHE_HOME: join(base, 'cache'), HLAB_AGENT_STORE: join(base, 'store')};
+	await mkdir(env.TMPDIR);
+	// A candidate whose first step waits: the attempt stays in flight, its runtime root in place, while gc runs.
+	// Nothing holds the root then (no open file, no cwd): only the live supervisor's --artifacts and its lock.json say whose it is.
+	await writeFile(join(base, 'slow.ts'), [
+		"export default {",
+		"\tinitialize() { return {protocol_version: 1, id: 'slow', capabilities: [{id: 'agent.step.policy', kind: 'decision', version: 1}]}; },",
+		"\tasync invokeCapability() { await new Promise(resolve => setTimeout(resolve, 8000)); return {output: {stop: false}}; },",
+		"};",
+	].join('\n'));
+	const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
+	t.equal(freeze.record.exit_code, 0, freeze.stderr);
+	const attempt = hlab(['eval', '--plan', 'plan.json', '--artifacts', 'elsewhere/slow', '--candidate', 'slow.ts'], {cwd: base, env, timeoutMs: 120_000});
+	const root = await waitFor(async () => (await readdir(runtime)).find(name => name.startsWith('hlab-')), 60_000);
+	await utimes(join(runtime, root), hourAgo, hourAgo);
+	const gcDir = join(base, 'gc-cwd');
+	await mkdir(gcDir);
+	const run = await hlab(['gc', '--older-than', '0', '--shm', join(base, 'no-shm')], {cwd: gcDir, env});
+	t.equal(run.record.exit_code, 0, run.stderr);
+	t.ok(existsSync(join(runtime, root)), 'the live attempt\'s runtime root stays');
+	t.match(run.stdout, new RegExp(`^kept .*${root}  \\(its attempt's supervisor runs \\(${join(base, 'elsewhere', 'slow')}\\)\\)$`, 'm'));
+	const finished = await attempt;
+	t.equal(finished.record.exit_code, 0, `the attempt still passes: ${finished.stderr}`);
 });
 
 t.test('a recent temporary folder stays under the default age', async t => {
