@@ -49,6 +49,6 @@ function keptBecause(leftover: Leftover, newestMs: number, facts: Facts): string
 	if (owner?.live === true) return `its attempt's supervisor runs (${owner.attempt})`;
 	if (isHeld(facts.held, leftover.path)) return 'a live process holds it';
 	// An owner found dead settles it; any other folder might be a live run's that no evidence here names.
-	if (leftover.kind !== 'cache' && owner === undefined && facts.now - newestMs < facts.olderThanMs) return `changed ${Math.round((facts.now - newestMs) / 1000)} s ago`;
+	if (leftover.aged && owner === undefined && facts.now - newestMs < facts.olderThanMs) return `changed ${Math.round((facts.now - newestMs) / 1000)} s ago`;
 	return null;
 }

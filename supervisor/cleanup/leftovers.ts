@@ -8,9 +8,10 @@ import {installRoot} from '../../files/install-root.js';
 /** Something hlab leaves behind that gc may remove, and why it is garbage when nothing holds it. */
 export interface Leftover {
 	path: string;
-	/** `temp` and `runtime` folders go only when nothing holds them and they are old enough; `cache` entries are rebuilt on use. */
 	kind: 'temp' | 'runtime' | 'cache';
 	what: string;
+	/** Kept while it changed within the age limit: a live run may be using it although nothing says so (a pinned copy about to be linked). */
+	aged: boolean;
 }
 
 export interface LeftoverRoots {
@@ -29,8 +30,8 @@ const runtimeName = /^hlab-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 export function findLeftovers(roots: LeftoverRoots): Leftover[] {
 	const runtime = [...new Set([roots.env.XDG_RUNTIME_DIR, roots.shm].filter(root => root !== undefined && root !== ''))] as string[];
 	return [
-		...folders(tmpdir(), tempName).map(path => ({path, kind: 'temp' as const, what: 'temporary folder'})),
-		...runtime.flatMap(root => folders(root, runtimeName).map(path => ({path, kind: 'runtime' as const, what: 'runtime root of an attempt'}))),
+		...folders(tmpdir(), tempName).map(path => ({path, kind: 'temp' as const, what: 'temporary folder', aged: true})),
+		...runtime.flatMap(root => folders(root, runtimeName).map(path => ({path, kind: 'runtime' as const, what: 'runtime root of an attempt', aged: true}))),
 		...cacheEntries(roots),
 	];
 }
@@ -45,10 +46,10 @@ function cacheEntries(roots: LeftoverRoots): Leftover[] {
 	const pinned = join(cache, 'pinned');
 	const store = agentStoreDir(roots.env);
 	return [
-		...files.map(path => ({path, kind: 'cache' as const, what: 'digest cache (rebuilt on use)'})),
+		...files.map(path => ({path, kind: 'cache' as const, what: 'digest cache (rebuilt on use)', aged: false})),
 		// A pinned copy that evidence links to has more than one name: removing the store's name would free nothing.
-		...namesIn(pinned).map(name => join(pinned, name)).filter(path => linkCount(path) === 1).map(path => ({path, kind: 'cache' as const, what: 'pinned copy no evidence links to'})),
-		...namesIn(store).filter(name => name.startsWith('.installing-')).map(name => ({path: join(store, name), kind: 'temp' as const, what: 'unfinished agent install'})),
+		...namesIn(pinned).map(name => join(pinned, name)).filter(path => linkCount(path) === 1).map(path => ({path, kind: 'cache' as const, what: 'pinned copy no evidence links to', aged: true})),
+		...namesIn(store).filter(name => name.startsWith('.installing-')).map(name => ({path: join(store, name), kind: 'temp' as const, what: 'unfinished agent install', aged: true})),
 		...(roots.agents ? unpinnedInstalls(store) : []),
 	];
 }
@@ -57,7 +58,7 @@ function cacheEntries(roots: LeftoverRoots): Leftover[] {
 function unpinnedInstalls(store: string): Leftover[] {
 	const pinned = new Set(examplePins().map(pkg => installDir(store, pkg)));
 	return namesIn(store).filter(name => !name.startsWith('.')).map(name => join(store, name)).filter(path => isFolder(path) && !pinned.has(path))
-		.map(path => ({path, kind: 'cache' as const, what: 'agent install no example pins'}));
+		.map(path => ({path, kind: 'cache' as const, what: 'agent install no example pins', aged: false}));
 }
 
 function examplePins(): {name: string; version: string}[] {
