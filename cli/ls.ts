@@ -16,12 +16,17 @@ export function registerLs(program: Command): void {
 			let lines = 0;
 			for await (const line of listEvidence(root)) {
 				if (!flags.json && lines === 0) process.stdout.write(`${headerText}\n`);
-				process.stdout.write(`${flags.json ? JSON.stringify(line) : lineText(line)}\n`);
+				await writeLine(flags.json ? JSON.stringify(line) : lineText(line));
 				lines += 1;
 			}
 			if (lines === 0 && !flags.json) process.stdout.write(`no attempts or decisions under ${root}\n`);
 			process.exitCode = okExit;
 		});
+}
+
+/** Waits for a full pipe to drain, so a slow reader (| less) holds the walk instead of the lines piling up in memory. */
+async function writeLine(text: string): Promise<void> {
+	if (!process.stdout.write(`${text}\n`)) await new Promise(resolve => process.stdout.once('drain', resolve));
 }
 
 function listedFolder(dir: string | undefined): string {
