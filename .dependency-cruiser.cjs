@@ -54,6 +54,10 @@ const layers = [
 	{name: 'supervisor/report', path: '^supervisor/report/'},
 	// Harness search: proposals verified, each replicate a real attempt, under a spending envelope.
 	{name: 'supervisor/search', path: '^supervisor/search/'},
+	// What is already on disk: attempts and decisions listed (hlab ls).
+	{name: 'supervisor/listing', path: '^supervisor/listing/'},
+	// hlab's leftovers removed (hlab gc), attempts' runtime roots told apart by the evidence that names them.
+	{name: 'supervisor/cleanup', path: '^supervisor/cleanup/'},
 	// hlab agent: one task through the attempt's pieces.
 	{name: 'supervisor/run-one', path: '^supervisor/run-one/'},
 	// 7. Self-checks: they run bin/hlab.js as a user would.

@@ -7,3 +7,4 @@ export {InstallManifest} from './store/install-manifest.js';
 export {adapterOf} from './adapters/index.js';
 export type {AgentTask, AgentLaunch, AgentOutputs, AgentCollected, AgentClassification} from './adapter-contract.js';
 export {identifyAgent} from './identify-agent.js';
+export {agentStoreDir, installDir} from './store/store-root.js';

@@ -101,6 +101,21 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'export',
 		description: "a recorded attempt in other tools' formats: ATIF trajectories (docs/atif.md), OpenTelemetry traces over OTLP/HTTP (docs/otlp.md)",
 	},
+	ls: {
+		load: async () => (await import('./ls.js')).registerLs,
+		term: 'ls [options] [dir]',
+		description: 'list past attempts and decisions under a folder, one line each: kind, path, plan, side, candidate, status or verdict, when',
+	},
+	gc: {
+		load: async () => (await import('./gc.js')).registerGc,
+		term: 'gc [options]',
+		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence, never what a live process holds",
+	},
+	'mock-provider': {
+		load: async () => (await import('./mock-provider.js')).registerMockProvider,
+		term: 'mock-provider [options]',
+		description: 'serve an OpenAI-compatible test endpoint on 127.0.0.1 until SIGINT or SIGTERM: constant answers, 429 storms with Retry-After, connection resets, slow bodies or garbage JSON; prints its URL first',
+	},
 	cartridge: {
 		load: async () => (await import('./cartridge.js')).registerCartridge,
 		term: 'cartridge',

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import type {Test} from 'tap';
 import {runAgent, type ExecutionOutcome, type ProviderLimiterShare} from '../../engine/index.js';
 import {readJsonl, tempDir} from './engine-run.js';
+import {twoTurnAnswer} from '../../scripted/index.js';
 
 /** One request as the endpoint saw it: when it arrived (ms since the endpoint started), and its body. */
 export interface Arrival {
@@ -47,18 +48,8 @@ export function json(response: ServerResponse, status: number, body: unknown, he
 	response.end(JSON.stringify(body));
 }
 
-/** The chat completion that plays a two-turn task: first a text-only answer, then `done`. */
-export function twoTurnAnswer(body: any): unknown {
-	const step = body.messages.filter((message: {role: string}) => message.role === 'assistant').length;
-	const message = step === 0
-		? {role: 'assistant', content: 'Looking at the task.'}
-		: {role: 'assistant', content: null, tool_calls: [{id: `call_${step}`, type: 'function', function: {name: 'done', arguments: JSON.stringify({summary: 'finished'})}}]};
-	return {
-		id: `chatcmpl-${step}`, object: 'chat.completion', model: body.model,
-		choices: [{index: 0, finish_reason: step === 0 ? 'stop' : 'tool_calls', message}],
-		usage: {prompt_tokens: 50, completion_tokens: 5, total_tokens: 55},
-	};
-}
+// The product's mock provider answers the same way (hlab mock-provider --scenario constant).
+export {twoTurnAnswer};
 
 export function answerTwoTurns(response: ServerResponse, body: any): void {
 	json(response, 200, twoTurnAnswer(body));
