@@ -27,8 +27,10 @@ export interface FreezeOptions {
 	selection: string;
 	/** Trials per selected task (default 1); a controller plan cannot repeat. */
 	repeat?: number;
-	maxSteps: number;
-	deadlineMs: number;
+	/** The step budget per task; null with a cartridge: its contract's (config.yaml max_steps). */
+	maxSteps: number | null;
+	/** The wall-clock limit per task; null with a cartridge: its contract's (config.yaml deadline_ms). */
+	deadlineMs: number | null;
 	/** Allocated bytes a task's workspace may hold; default `defaultWorkspaceLimitBytes`. */
 	workspaceLimitBytes?: number;
 	/** Memory each process of a task may hold; default `defaultMemoryLimitBytes`. */
@@ -53,6 +55,15 @@ export interface FreezeOptions {
 	warn?: (line: string) => void;
 	/** `--pilot REPORT`: a prior baseline report whose pass rate and spread size the plan's power. */
 	pilot?: Pilot;
+}
+
+/** The per-task step and time budgets: those given, else the cartridge contract's, so a cartridge plan runs as `agent --cartridge` does. */
+function taskBudgetsOf(options: FreezeOptions): {max_steps: number; timeout_ms: number} {
+	const contract = options.cartridge?.config;
+	const maxSteps = options.maxSteps ?? contract?.max_steps;
+	const deadlineMs = options.deadlineMs ?? contract?.deadline_ms;
+	if (maxSteps === undefined || deadlineMs === undefined) throw new Error('a plan without a cartridge needs its step and time budgets');
+	return {max_steps: maxSteps, timeout_ms: deadlineMs};
 }
 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
@@ -99,8 +110,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		provider: await freezeResponses(options.provider, options.responsesPath ?? null, planTasks.map(task => task.id), options.warn ?? (() => {})),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
 		budgets: {
-			max_steps: options.maxSteps,
-			timeout_ms: options.deadlineMs,
+			...taskBudgetsOf(options),
 			workspace_limit_bytes: options.workspaceLimitBytes ?? defaultWorkspaceLimitBytes,
 			memory_limit_bytes: options.memoryLimitBytes ?? defaultMemoryLimitBytes,
 		},

@@ -40,6 +40,16 @@ t.test('totals sum the denominator; one unknown part makes the sum unknown, neve
 	t.equal(partial.totals.turns, 5);
 });
 
+t.test('a task the budget never launched used nothing: the totals stay known (a budget run said "tokens unknown")', async t => {
+	const results = [passed(0, 'a', 3, 300), failedResult(1, 'b', {reason: 'budget', message: 'not launched'})];
+	const report = buildReport(input(results));
+	t.same(report.totals, {tasks: 2, passed: 1, failed: 1, turns: 3, total_tokens: 300, cost_usd: null, wall_ms: 100});
+	t.equal(report.tasks[1]!.usage, null, 'the record itself still says it never reached the model');
+	t.match(reportSummary('dir', report), /turns 3, tokens 300, task wall 100 ms/);
+	const started = buildReport(input([passed(0, 'a', 3, 300), failedResult(1, 'b', {reason: 'timeout', message: 'deadline'})]));
+	t.equal(started.totals.total_tokens, null, 'a launched task with no usage is still unknown');
+});
+
 t.test('only a finished, admitted attempt with no problem and no failed task passes', async t => {
 	const all = [passed(0, 'a', 1, 10)];
 	t.equal(buildReport(input(all)).passed, true);
