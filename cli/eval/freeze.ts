@@ -79,7 +79,6 @@ async function freeze(flags: FreezeFlags, command: Command): Promise<number> {
 		sandbox: flags.sandbox === true,
 		...(flags.agent === undefined ? {} : {agentSpec: flags.agent}),
 		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
-		refuseUnplayable: true,
 		warn: line => warnings.push(line),
 		...(flags.pilot === undefined ? {} : {pilot: await readPilot(flags.pilot)}),
 	});

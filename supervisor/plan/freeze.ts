@@ -13,7 +13,7 @@ import {freezeAgent} from './freeze-agent.js';
 import {freezeResponses} from './freeze-responses.js';
 import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
-import {requireScriptedPlay} from './scripted-coverage.js';
+import {unplayableWarning} from './scripted-coverage.js';
 import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
 import {planPower, powerText} from './plan-power.js';
 import type {Pilot} from './pilot.js';
@@ -52,11 +52,6 @@ export interface FreezeOptions {
 	cartridge?: LoadedCartridge;
 	/** `--agent SPEC`: the baseline side's third-party agent, its installation verified and its identity frozen. */
 	agentSpec?: string;
-	/**
-	 * Refuse a controller plan whose tasks the scripted provider has nothing to play for (a user's freeze). Off for
-	 * callers that exercise only the controller's decisions, where every task failing is the point or does not matter.
-	 */
-	refuseUnplayable?: boolean;
 	/** Where a warning that does not stop the freeze goes (one line each); dropped when absent. */
 	warn?: (line: string) => void;
 	/** `--pilot REPORT`: a prior baseline report whose pass rate and spread size the plan's power. */
@@ -94,7 +89,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	} else {
 		if (repeat !== 1) throw new SelectionError('a controller owns its schedule, so its plan cannot repeat tasks');
 		const frozen = await freezeController(options.controllerPath);
-		if (options.refuseUnplayable === true) requireScriptedPlay(options.provider, options.responsesPath ?? null, frozen.sourceTasks);
+		const unplayable = unplayableWarning(options.provider, options.responsesPath ?? null, frozen.sourceTasks);
+		if (unplayable !== null) options.warn?.(unplayable);
 		controller = frozen.controller;
 		taskIds = frozen.controller.schedule.order;
 		planTasks = frozen.tasks;
