@@ -117,3 +117,14 @@ t.test('the integrity label is in the report and its summary, every reason named
 	t.throws(() => Report.parse({...contained, integrity: {label: 'contained', reasons: ['no-sandbox']}}), 'contained with a reason is no report');
 	t.throws(() => Report.parse({...contained, integrity: {label: 'trusted-code', reasons: []}}), 'nor trusted-code without one');
 });
+
+t.test('a graded failure prints the grader\'s checks as indented lines, not glued onto the task\'s line', async t => {
+	const failing = {...passed(0, 'a', 3, 300), status: 'failed' as const, grade: {passed: false, score: 0.5, details: 'pass: report.md exists\nFAIL: total matches (got 12, want 14)'}, message: 'the independent grader did not pass the workspace: pass: report.md exists\nFAIL: total matches (got 12, want 14)'};
+	const lines = reportSummary('dir', buildReport(input([failing]))).split('\n');
+	const at = lines.findIndex(line => line.startsWith('  a: failed'));
+	t.same(lines.slice(at, at + 3), [
+		'  a: failed (graded): the independent grader did not pass the workspace',
+		'      pass: report.md exists',
+		'      FAIL: total matches (got 12, want 14)',
+	]);
+});
