@@ -10,7 +10,7 @@ export function reportSummary(dir: string, report: Report): string {
 		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
 	];
 	if (!report.admission.admitted) lines.push('  admission rejected:', ...report.admission.differences.map(line => `    - ${line}`));
-	for (const task of report.tasks) if (task.status === 'failed') lines.push(...failureLines(task));
+	lines.push(...failuresOf(report.tasks));
 	for (const problem of report.problems) lines.push(`  problem: ${problem}`);
 	const leaks = report.leak_audit;
 	if (leaks && leaks.leaked.length > 0) {
@@ -18,6 +18,30 @@ export function reportSummary(dir: string, report: Report): string {
 		lines.push(`  leaks: ended ${leaks.leaked.length} process(es) that outlived their task [${leaks.backend}]: ${named}${leaks.leaked.length > 5 ? ', ...' : ''}`);
 	}
 	return lines.join('\n');
+}
+
+/** How many ids a line that stands for several tasks names before it counts the rest. */
+const namedTasks = 5;
+
+/**
+ * The failed tasks, in order; tasks that failed for one reason with one message (an interruption, a refusal before the
+ * tasks) are one line that names them, not one identical line per task.
+ */
+function failuresOf(tasks: TaskResult[]): string[] {
+	const groups = new Map<string, TaskResult[]>();
+	for (const task of tasks) {
+		if (task.status !== 'failed') continue;
+		const key = task.reason === null ? `graded ${task.index}` : JSON.stringify([task.reason, task.message]);
+		groups.set(key, [...(groups.get(key) ?? []), task]);
+	}
+	return [...groups.values()].flatMap(group => (group.length === 1 ? failureLines(group[0]!) : sharedFailureLines(group)));
+}
+
+function sharedFailureLines(group: TaskResult[]): string[] {
+	const ids = group.slice(0, namedTasks).map(task => task.task_id).join(', ');
+	const more = group.length > namedTasks ? ` and ${group.length - namedTasks} more` : '';
+	const [line, ...rest] = failureLines({...group[0]!, task_id: `${group.length} tasks (${ids}${more})`});
+	return [line!, ...rest];
 }
 
 /** A failed task on one line; a grader's verdict as one indented line per check, never glued onto the task's line. */

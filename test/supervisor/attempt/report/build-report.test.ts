@@ -128,3 +128,13 @@ t.test('a graded failure prints the grader\'s checks as indented lines, not glue
 		'      FAIL: total matches (got 12, want 14)',
 	]);
 });
+
+t.test('tasks an interruption kept from starting are one summary line naming them, not one identical line each', async t => {
+	const unfinished = (index: number): TaskResult => failedResult(index, `t${index}`, {reason: 'unfinished', message: 'the attempt was interrupted before this task started'});
+	const results = [passed(0, 'a', 1, 10), ...[1, 2, 3, 4, 5, 6, 7].map(unfinished), failedResult(8, 'z', {reason: 'timeout', message: 'deadline'})];
+	const failures = reportSummary('dir', buildReport(input(results, {completion: 'interrupted'}))).split('\n').filter(line => / failed \(/.test(line));
+	t.same(failures, [
+		'  7 tasks (t1, t2, t3, t4, t5 and 2 more): failed (unfinished) the attempt was interrupted before this task started',
+		'  z: failed (timeout) deadline',
+	]);
+});
