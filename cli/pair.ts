@@ -29,7 +29,7 @@ export function registerPair(program: Command): void {
 		.option('--candidate-host <exe>', 'a rebuilt candidate hlab executable; both sides then run as supervised hosts', absolutePath)
 		.option('--source-candidate <tar>', 'the source archive of the candidate host', absolutePath)
 		.requiredOption('--output <dir>', 'a new folder for pair.json, the inputs and both attempts', absolutePath)
-		.option('--timeout <duration>', 'wall-clock limit of each side (seconds, or e.g. 3m)', '180')
+		.option('--timeout <duration>', 'wall-clock limit of each side (e.g. 90s, 3m; a bare number is seconds)', '3m')
 		.option('--json', 'print pair.json')
 		.addOption(new Option('--disable-ledger-sync', 'test-only: do not copy ledgers into pair.json, to show the pair-recovery check catches it').hideHelp())
 		.action(async (flags: PairFlags) => {

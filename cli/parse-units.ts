@@ -10,6 +10,12 @@ export function parseDuration(text: string): number {
 	return Math.round(Number(match[1]) * durationUnits[match[2] ?? 's']!);
 }
 
+/** A duration as help writes its defaults: in the largest unit that divides it (2000 → `2s`, 180000 → `3m`), one format everywhere. */
+export function durationText(ms: number): string {
+	const [unit, size] = Object.entries(durationUnits).sort((a, b) => b[1] - a[1]).find(([, size]) => ms % size === 0) ?? ['ms', 1];
+	return `${ms / size}${unit}`;
+}
+
 /** Parses `8MiB`, `256KiB`, `1000` (bytes) into a byte count. */
 export function parseBytes(text: string): number {
 	const match = /^(\d+)\s*([kmg]i?b|b)?$/i.exec(text.trim());

@@ -47,8 +47,8 @@ export function addProviderChoiceOptions(command: Command): Command {
 /** Adds the provider options and the per-task budget options. */
 export function addProviderOptions(command: Command): Command {
 	return addProviderChoiceOptions(command)
-		.option('--max-steps <n>', 'the step budget per task (model requests)', defaultMaxSteps)
-		.option('--timeout <duration>', 'the wall-clock limit per task (e.g. 30s, 2m)', defaultTimeout);
+		.option('--max-steps <n>', 'the step budget per task (model requests); with --cartridge, the contract\'s max_steps unless given', defaultMaxSteps)
+		.option('--timeout <duration>', 'the wall-clock limit per task (e.g. 30s, 2m); with --cartridge, the contract\'s deadline_ms unless given', defaultTimeout);
 }
 
 /** Validates the flags; anything wrong is a UsageError that names the flag. */

@@ -1,6 +1,6 @@
 import {resolve} from 'node:path';
 import {Option, type Command} from 'commander';
-import {describeSpend, modelMutationProvider, modelSearchProvider, providersFor, readPolicy, readRoot, readSearchReport, readSeeds, readSuite, replaySearch, ReplayMismatchError, runSearch, runSearchDemo, scriptedMutationProvider, scriptedSearchProvider} from '../supervisor/search/index.js';
+import {modelMutationProvider, modelSearchProvider, providersFor, readPolicy, readRoot, readSearchReport, readSeeds, readSuite, replaySearch, ReplayMismatchError, runSearch, runSearchDemo, scriptedMutationProvider, scriptedSearchProvider} from '../supervisor/search/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
@@ -43,7 +43,6 @@ export function registerSearch(program: Command): void {
 			const stopListening = listenForStop({words: searchStopWords, stop});
 			try {
 				const report = await runSearch({planner, root: root.harness, rootName: root.name, seeds: readSeeds(flags.seeds), dir: resolve(flags.out), setup: {suite: readSuite(flags.suite), provider, signal: stop.signal}, say});
-				say(`spent: ${describeSpend(report.spent)}`);
 				process.exitCode = report.stop_reason === 'interrupted' ? failedExit : okExit;
 			} finally {
 				stopListening();

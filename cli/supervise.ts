@@ -4,7 +4,7 @@ import {chooseContainment, Containment, describeLeaks, runInGroup, graceMs} from
 import {writeJson} from '../files/write-json.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {outputLimitExit, spawnExit, timeoutExit} from './exit-codes.js';
-import {parseBytes, parseDuration} from './parse-units.js';
+import {durationText, parseBytes, parseDuration} from './parse-units.js';
 import {absolutePath} from './path-option.js';
 
 interface SuperviseFlags {
@@ -21,7 +21,7 @@ export function registerSupervise(program: Command): void {
 		.command('supervise')
 		.description('run any command in its own process group under a deadline and byte limits, then end its whole tree')
 		.option('--deadline <duration>', 'end the tree after this long (e.g. 30s, 2m)')
-		.option('--grace <duration>', 'time between SIGTERM and SIGKILL', `${graceMs}ms`)
+		.option('--grace <duration>', 'time between SIGTERM and SIGKILL', durationText(graceMs))
 		.option('--stdout-limit <size>', 'bytes of stdout passed through before the tree is ended', '8MiB')
 		.option('--stderr-limit <size>', 'bytes of stderr passed through before the tree is ended', '256KiB')
 		.option('--record <file>', 'write the process record (process.json) here', absolutePath)

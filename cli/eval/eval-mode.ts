@@ -18,6 +18,6 @@ export interface EvalMode {
 	addTrigger: (command: Command) => Command;
 	/** The flags only this mode takes, or null when it takes none of its own. */
 	own: FlagGroup | null;
-	/** Runs the mode with the parsed flags and returns the exit status. */
-	run(flags: OptionValues): Promise<number>;
+	/** Runs the mode with the parsed flags (the command tells a given flag from a default) and returns the exit status. */
+	run(flags: OptionValues, command: Command): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import type {Command} from 'commander';
 import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
 import {loadPlanCartridge} from '../../supervisor/plan/cartridge-identity.js';
 import {noiseWarning} from '../../supervisor/plan/noise-warning.js';
@@ -51,11 +52,13 @@ export const freezeMode: EvalMode = {
 			.option('--memory-limit <size>', 'the memory each process of a task may hold (cgroup memory.max where delegated, else RLIMIT_DATA; e.g. 8GiB; default 4GiB)')
 			.option('--sandbox', 'run in-process tasks (in a sandboxed task runner), tool commands, graders\' runs of workspace code and host candidates under bubblewrap, hidden data absent (frozen into the plan; docs/trust.md)'),
 	},
-	run: async (flags: FreezeFlags) => freeze(flags),
+	run: async (flags: FreezeFlags, command) => freeze(flags, command),
 };
 
-async function freeze(flags: FreezeFlags): Promise<number> {
+async function freeze(flags: FreezeFlags, command: Command): Promise<number> {
 	const {provider, maxSteps, deadlineMs} = requireResponses(readProviderFlags(flags), flags);
+	// A cartridge's cases run under its contract's budgets unless the command line names others (a default is not a choice).
+	const given = (key: string): boolean => flags.cartridge === undefined || command.getOptionValueSource(key) === 'cli';
 	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const warnings: string[] = [];
@@ -64,8 +67,8 @@ async function freeze(flags: FreezeFlags): Promise<number> {
 		limits: readLimitFlags(flags),
 		selection: flags.task,
 		repeat,
-		maxSteps,
-		deadlineMs,
+		maxSteps: given('maxSteps') ? maxSteps : null,
+		deadlineMs: given('timeout') ? deadlineMs : null,
 		...taskLimitFlags(flags),
 		policyPath: flags.experimentPolicy ?? null,
 		controllerPath: flags.experimentController ?? null,

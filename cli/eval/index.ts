@@ -14,6 +14,6 @@ export function registerEval(program: Command): void {
 		.description('freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks');
 	const declaration = declareFlags(command, [freezeMode, runMode, compareMode, recoverMode, listMode], sharedFlags);
 	command.action(async (flags: OptionValues) => {
-		process.exitCode = await chosenMode(command, declaration).run(flags);
+		process.exitCode = await chosenMode(command, declaration).run(flags, command);
 	});
 }

@@ -1,8 +1,16 @@
 import type {CaseRecord, RunRecord} from '../../cartridges/case-record.js';
 import type {CartridgeDiff} from '../../cartridges/diff-cartridges.js';
 import type {ReplayReport} from './replay-run.js';
+import {readable} from '../plan/readable-number.js';
 
 const known = (value: number | null): string => (value === null ? 'unknown' : String(value));
+
+/** One grader's line, its score rounded as read; a detail of several lines goes below it, indented, never glued on. */
+function graderLines(grader: CaseRecord['graders'][number]): string[] {
+	const [first = '', ...rest] = (grader.detail ?? '').split('\n');
+	const head = `  ${grader.status.padEnd(9)} ${grader.module}#${grader.name}${grader.marks.length > 0 ? ` [${grader.marks.join(', ')}]` : ''}${grader.score === null ? '' : ` score ${readable(grader.score)}`}${first ? `: ${first}` : ''}`;
+	return [head, ...rest.filter(line => line.trim() !== '').map(line => `      ${line}`)];
+}
 
 /** A finished evaluation for people: each case's verdict, graders and failures, then the run's. */
 export function renderRun(run: RunRecord, records: CaseRecord[], out: string): string {
@@ -10,7 +18,7 @@ export function renderRun(run: RunRecord, records: CaseRecord[], out: string): s
 	for (const record of records) {
 		const {outcome} = record;
 		lines.push(`case ${record.case_id}: ${record.verdict.passed ? 'PASSED' : 'FAILED'}  (run ${outcome.status}${outcome.reason && outcome.reason !== outcome.status ? ` ${outcome.reason}` : ''}, ${outcome.steps} steps, tokens ${known(outcome.usage.total_tokens)})`);
-		for (const grader of record.graders) lines.push(`  ${grader.status.padEnd(9)} ${grader.module}#${grader.name}${grader.marks.length > 0 ? ` [${grader.marks.join(', ')}]` : ''}${grader.score === null ? '' : ` score ${grader.score}`}${grader.detail ? `: ${grader.detail}` : ''}`);
+		for (const grader of record.graders) lines.push(...graderLines(grader));
 		for (const failure of record.verdict.failures) lines.push(`  ! ${failure.reason}: ${failure.detail}`);
 	}
 	for (const failure of run.failures) lines.push(`! ${failure.reason}: ${failure.detail}`);

@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import {resolve} from 'node:path';
-import {ControllerIdentity, describeIssues} from '../../controller-protocol/index.js';
+import {ControllerIdentity, describeIssues, type ControllerTask} from '../../controller-protocol/index.js';
 import {createControllerClient, verifyIdentityFiles} from '../controller/index.js';
 import {digestJson} from '../../files/digest.js';
 import type {Plan, PlanController} from './plan-schema.js';
@@ -13,6 +13,8 @@ export class ControllerFreezeError extends InputError {
 export interface FrozenController {
 	controller: PlanController;
 	tasks: Plan['tasks'];
+	/** The tasks as the controller gave them, prompts included: what freeze checks the provider can play. */
+	sourceTasks: ControllerTask[];
 }
 
 /** Names every pinned controller file whose bytes changed or vanished. */
@@ -52,5 +54,6 @@ export async function freezeController(path: string): Promise<FrozenController> 
 			schedule: {order: schedule.value.order, concurrency: schedule.value.concurrency},
 		},
 		tasks: tasks.value.tasks.map(task => ({id: task.id, title: task.id, tools: []})),
+		sourceTasks: tasks.value.tasks,
 	};
 }

@@ -13,6 +13,7 @@ import {freezeAgent} from './freeze-agent.js';
 import {freezeResponses} from './freeze-responses.js';
 import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
+import {unplayableWarning} from './scripted-coverage.js';
 import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
 import {planPower, powerText} from './plan-power.js';
 import type {Pilot} from './pilot.js';
@@ -27,8 +28,10 @@ export interface FreezeOptions {
 	selection: string;
 	/** Trials per selected task (default 1); a controller plan cannot repeat. */
 	repeat?: number;
-	maxSteps: number;
-	deadlineMs: number;
+	/** The step budget per task; null with a cartridge: its contract's (config.yaml max_steps). */
+	maxSteps: number | null;
+	/** The wall-clock limit per task; null with a cartridge: its contract's (config.yaml deadline_ms). */
+	deadlineMs: number | null;
 	/** Allocated bytes a task's workspace may hold; default `defaultWorkspaceLimitBytes`. */
 	workspaceLimitBytes?: number;
 	/** Memory each process of a task may hold; default `defaultMemoryLimitBytes`. */
@@ -55,6 +58,15 @@ export interface FreezeOptions {
 	pilot?: Pilot;
 }
 
+/** The per-task step and time budgets: those given, else the cartridge contract's, so a cartridge plan runs as `agent --cartridge` does. */
+function taskBudgetsOf(options: FreezeOptions): {max_steps: number; timeout_ms: number} {
+	const contract = options.cartridge?.config;
+	const maxSteps = options.maxSteps ?? contract?.max_steps;
+	const deadlineMs = options.deadlineMs ?? contract?.deadline_ms;
+	if (maxSteps === undefined || deadlineMs === undefined) throw new Error('a plan without a cartridge needs its step and time budgets');
+	return {max_steps: maxSteps, timeout_ms: deadlineMs};
+}
+
 /** Resolves everything once, without any model call, and returns the sealed plan. */
 export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	// Refused first: a plan that cannot be sandboxed is not worth resolving.
@@ -77,6 +89,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	} else {
 		if (repeat !== 1) throw new SelectionError('a controller owns its schedule, so its plan cannot repeat tasks');
 		const frozen = await freezeController(options.controllerPath);
+		const unplayable = unplayableWarning(options.provider, options.responsesPath ?? null, frozen.sourceTasks);
+		if (unplayable !== null) options.warn?.(unplayable);
 		controller = frozen.controller;
 		taskIds = frozen.controller.schedule.order;
 		planTasks = frozen.tasks;
@@ -99,8 +113,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		provider: await freezeResponses(options.provider, options.responsesPath ?? null, planTasks.map(task => task.id), options.warn ?? (() => {})),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
 		budgets: {
-			max_steps: options.maxSteps,
-			timeout_ms: options.deadlineMs,
+			...taskBudgetsOf(options),
 			workspace_limit_bytes: options.workspaceLimitBytes ?? defaultWorkspaceLimitBytes,
 			memory_limit_bytes: options.memoryLimitBytes ?? defaultMemoryLimitBytes,
 		},

@@ -4,6 +4,7 @@ import {fewestSignificantPairs} from '../statistics/sign-test.js';
 import {detectableEffect} from '../statistics/sign-test-power.js';
 import type {AcceptancePolicy} from './experiment-policy.js';
 import {PilotDetectable, pilotDetectable, type Pilot} from './pilot.js';
+import {readable} from './readable-number.js';
 
 /** The power the plan is sized for. */
 const targetPower = 0.8;
@@ -70,10 +71,10 @@ function unattainable(confidence: number, tasks: number, trials: number, fewest:
 /** The lines the freeze prints. */
 export function powerText(power: PlanPower): string {
 	const level = `${Math.round(power.confidence * 1000) / 10}%`;
-	const from = power.pilot === undefined ? `from a ${power.baseline_rate * 100}% baseline pass rate, sides independent` : `from the pilot's ${round(power.baseline_rate * 100)}% pass rate, sides independent`;
+	const from = power.pilot === undefined ? `from a ${readable(power.baseline_rate * 100)}% baseline pass rate, sides independent` : `from the pilot's ${readable(power.baseline_rate * 100)}% pass rate, sides independent`;
 	const effect = power.detectable_effect === null
-		? `no pass-rate gain is found with ${power.power * 100}% power`
-		: `the smallest pass-rate gain found with ${power.power * 100}% power is ${power.detectable_effect} (${from})`;
+		? `no pass-rate gain is found with ${readable(power.power * 100)}% power`
+		: `the smallest pass-rate gain found with ${readable(power.power * 100)}% power is ${readable(power.detectable_effect)} (${from})`;
 	const line = `power: over ${shape(power.tasks, power.trials_per_task)} (${power.pairs} pairs) at ${level}, ${effect}; significance needs at least ${power.fewest_discordant_pairs} ${power.trials_per_task === 1 ? 'discordant pairs' : 'tasks with a net win'}`;
 	return power.pilot === undefined ? line : `${line}\n  ${pilotText(power.pilot)}`;
 }
@@ -83,13 +84,10 @@ export function pilotText(pilot: NonNullable<PlanPower['pilot']>): string {
 	const names = {turns: 'turns', total_tokens: 'total tokens', wall_ms: 'wall ms'};
 	const each = pilot.detectable.map(item => item.detectable_difference === null
 		? `${names[item.statistic]} unknown`
-		: `${names[item.statistic]} ${item.at_most ? 'at most ' : ''}${item.detectable_difference} per trial${item.relative === null ? '' : ` (${round(item.relative * 100)}% of the pilot's mean)`}`);
+		: `${names[item.statistic]} ${item.at_most ? 'at most ' : ''}${readable(item.detectable_difference)} per trial${item.relative === null ? '' : ` (${readable(item.relative * 100)}% of the pilot's mean)`}`);
 	return `pilot ${pilot.report} (${pilot.entries} entries over ${pilot.tasks} tasks): the smallest mean saving found with 80% power: ${each.join(', ')}${pilot.detectable.some(item => item.at_most) ? ' (at most: the pilot has no repeats, so its spread between tasks stands for the spread between trials)' : ''}`;
 }
 
-function round(value: number): number {
-	return Math.round(value * 10) / 10;
-}
 
 function shape(tasks: number, trials: number): string {
 	return `${tasks} task${tasks === 1 ? '' : 's'} × ${trials} trial${trials === 1 ? '' : 's'}`;

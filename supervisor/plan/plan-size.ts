@@ -1,5 +1,6 @@
 import {independentSides, passFailPower, trialsForPower} from '../statistics/sign-test-power.js';
 import {pilotDetectable, type Pilot, type PilotDetectable} from './pilot.js';
+import {readable} from './readable-number.js';
 
 /** `hlab plan size`: the pass-rate gain to find, over how many tasks, at which confidence and power. */
 export interface SizeQuestion {
@@ -38,11 +39,11 @@ export function planSize(question: SizeQuestion): SizeAnswer {
 
 export function sizeText(answer: SizeAnswer): string {
 	const level = `${Math.round(answer.confidence * 1000) / 10}%`;
-	const what = `a pass-rate gain of ${answer.effect} from ${answer.baseline_rate} at ${level} with ${answer.power * 100}% power (${answer.trials_per_task === 1 ? 'exact sign test' : 'sign-flip test over tasks'}, sides passing independently, every task alike)`;
+	const what = `a pass-rate gain of ${readable(answer.effect)} from ${readable(answer.baseline_rate)} at ${level} with ${readable(answer.power * 100)}% power (${answer.trials_per_task === 1 ? 'exact sign test' : 'sign-flip test over tasks'}, sides passing independently, every task alike)`;
 	if (answer.trials_per_task === null) return `more than ${answer.trial_limit} trials per task over ${answer.tasks} tasks would be needed for ${what}: add tasks`;
 	const line = `${answer.trials_per_task} trials per task over ${answer.tasks} tasks (${answer.pairs} pairs, power ${answer.power_reached!.toFixed(3)}) for ${what}`;
 	if (answer.pilot === undefined) return line;
 	const names = {turns: 'turns', total_tokens: 'total tokens', wall_ms: 'wall ms'};
-	const each = answer.pilot.detectable.map(item => `${names[item.statistic]} ${item.detectable_difference === null ? 'unknown' : `${item.at_most ? 'at most ' : ''}${item.detectable_difference}`}`);
+	const each = answer.pilot.detectable.map(item => `${names[item.statistic]} ${item.detectable_difference === null ? 'unknown' : `${item.at_most ? 'at most ' : ''}${readable(item.detectable_difference)}`}`);
 	return `${line}\nat that size, from the spread in ${answer.pilot.report}, the smallest mean saving per trial found with the same power: ${each.join(', ')}`;
 }

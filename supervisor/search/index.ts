@@ -7,6 +7,5 @@ export {scriptedSearchProvider} from './scripted-search-provider.js';
 export {scriptedMutationProvider} from './scripted-mutation-provider.js';
 export {readRoot, readSearchReport, readSeeds, readSuite} from './search-inputs.js';
 export {runSearchDemo} from './search-demo.js';
-export {describeSpend} from './spending-ledger.js';
 export {modelMutationProvider} from './model-mutation-provider.js';
 export {modelSearchProvider} from './model-search-provider.js';

@@ -13,8 +13,9 @@ import {fingerprintPolicy} from './policy-schema.js';
 import {ProviderContractError} from './providers.js';
 import type {Comparison, NodeView, PlanOutcome, SearchContext, SearchNode, SearchProposal} from './search-record.js';
 import {SearchReport, searchReportSchema, type ReplicateRecord, type RoundRecord, type StopReason} from './search-report.js';
-import {spendOf} from './spend.js';
-import {describeSpend, SpendingLedger, type LedgerEntry} from './spending-ledger.js';
+import {addSpend, emptySpend, spendOf} from './spend.js';
+import {describeSpend, SpendingLedger} from './spending-ledger.js';
+import {winnerLine} from './search-winner.js';
 import {ProposalRefusedError, RunRefusedError, SpendingExceededError, SpendingLimitStop} from './stop-errors.js';
 
 export interface SearchOptions {
@@ -73,7 +74,7 @@ export async function runSearch(options: SearchOptions): Promise<SearchReport> {
 		if (ending !== null) break;
 		const ran = await runRound(options, setup, ledger, state, current, round);
 		state.rounds.push({...ran.record, spending: ledger.entries.slice(mark)});
-		say(options, ledger.entries.slice(mark).map(describeEntry));
+		say(options, [roundSpend(ledger, mark, round)]);
 		({ending, next: current} = ran);
 	}
 	ending ??= {reason: 'error', detail: 'the search ended without a stop reason', error: null};
@@ -83,7 +84,7 @@ export async function runSearch(options: SearchOptions): Promise<SearchReport> {
 		stop_reason: ending.reason, stop_detail: ending.detail, spent: ledger.spent(), limits: ledger.limits, started_at: startedAt, ended_at: new Date().toISOString(),
 	});
 	await writeJson(join(options.dir, 'search-report.json'), report, {exclusive: true, durable: true});
-	say(options, [`stopped: ${ending.reason} (${ending.detail})`]);
+	say(options, [`stopped: ${ending.reason} (${ending.detail})`, `spent: ${describeSpend(report.spent)}`, winnerLine([...state.views.values()], planner.policy.comparison_k)]);
 	if (ending.error !== null) throw ending.error;
 	return report;
 }
@@ -243,9 +244,12 @@ function describePlan(outcome: PlanOutcome): string[] {
 	];
 }
 
-function describeEntry(entry: LedgerEntry): string {
-	const charged = entry.charged === null ? 'nothing' : describeSpend(entry.charged);
-	return `  spend ${entry.unit} ${entry.label}: ${entry.state}, reserved ${describeSpend(entry.reserved)}, charged ${charged}${entry.note === null ? '' : ` (${entry.note})`}`;
+/** One running line per round, not one per unit (search-report.json keeps each): what the round was charged and the total so far. */
+function roundSpend(ledger: SpendingLedger, mark: number, round: number): string {
+	const entries = ledger.entries.slice(mark);
+	const charged = entries.reduce((total, entry) => addSpend(total, entry.charged ?? emptySpend()), emptySpend());
+	const notes = entries.flatMap(entry => (entry.note === null ? [] : [`${entry.unit} ${entry.label}: ${entry.note}`]));
+	return `  spent in round ${round}: ${describeSpend(charged)}; so far ${describeSpend(ledger.spent())}${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`;
 }
 
 /** The proposal is verified again where it is acted on, against the recorded parent and the nodes the search has now. */

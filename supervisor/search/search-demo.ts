@@ -8,7 +8,6 @@ import type {SearchPolicy} from './policy-schema.js';
 import {replaySearch} from './replay-search.js';
 import {runSearch} from './run-search.js';
 import {SearchReport} from './search-report.js';
-import {describeSpend} from './spending-ledger.js';
 
 /** The demo's pinned suite: built-in tasks that the responsive model solves in 1 to 12 requests. */
 export const demoSuite = ['answer_from_prompt', 'implement_function', 'multi_file_fix', 'test_failure_fix', 'json_config_migration', 'sales_report'];
@@ -50,7 +49,6 @@ export async function runSearchDemo(out: string, say: (line: string) => void): P
 	say(`harness search demo: policy ${policyPath}, root ${rootPath}, suite ${demoSuite.join(', ')}, seeds 1-3`);
 	const planner = {search: scriptedSearchProvider(), mutation: scriptedMutationProvider(), policy: demoPolicy};
 	const report = await runSearch({planner, root: demoRoot, rootName: rootPath, seeds: [1, 2, 3], dir, setup: {suite: demoSuite, provider: {kind: 'scripted', model: 'responsive'}}, say});
-	say(`spent: ${describeSpend(report.spent)}`);
 	say(`report: ${join(dir, 'search-report.json')}`);
 	const recorded = SearchReport.parse(JSON.parse(await readFile(join(dir, 'search-report.json'), 'utf8')));
 	const replayed = await replaySearch(recorded, {search: scriptedSearchProvider(), mutation: scriptedMutationProvider(), policy: recorded.policy}, dir);

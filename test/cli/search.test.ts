@@ -56,6 +56,13 @@ t.test('hlab search run writes the report; replay passes, and names the round wh
 	t.equal(run.record.exit_code, 0, run.stderr);
 	t.match(run.stdout, /plan: chose node-000/);
 	t.match(run.stdout, /stopped: max-rounds \(2 round\(s\) run\)/);
+	// One running spend line per round, not one per unit; the last line names the winner and its margin.
+	const lines = run.stdout.trim().split('\n');
+	t.equal(lines.filter(line => /^ {2}spend /.test(line)).length, 0, 'no line per spending unit');
+	t.same(lines.filter(line => /^ {2}spent in round /.test(line)).map(line => /round (\d)/.exec(line)![1]), ['1', '2']);
+	t.match(lines.at(-3), /^stopped: /);
+	t.match(lines.at(-2), /^spent: rounds 2, /);
+	t.match(lines.at(-1), /^winner: node-00\d \(mean score [\d.]+, mean turns [\d.]+ over 1 replicate\); margin over node-00\d: score [-+]?[\d.]+ \(standard error unknown, k \d+: no-difference\), turns /);
 	const replay = await hlab(['search', 'replay', out]);
 	t.equal(replay.record.exit_code, 0, replay.stderr);
 	t.match(replay.stdout, /replayed 1 plan\(s\) of 2 round\(s\)/);

@@ -17,7 +17,10 @@ t.test('the search demo runs offline, finds a harness that beats the root, and i
 	t.ok(seconds < 240, 'well under the generous bound (two minutes on an idle machine)');
 	t.match(demo.stdout, /plan: chose node-000/);
 	t.match(demo.stdout, /refused set_tool_description: no-op/);
-	t.match(demo.stdout, /spend task-attempt node-000-seed-1 #1 answer_from_prompt: settled, reserved/);
+	// One running spend line per round (search-report.json keeps every unit), and the winner with its margin at the end.
+	t.match(demo.stdout, /\n {2}spent in round 1: rounds 1, candidate_evaluations 3, task_attempts 18, .*; so far /);
+	t.notMatch(demo.stdout, /\n {2}spend /);
+	t.match(demo.stdout, /\nwinner: node-00\d \(mean score [\d.]+, mean turns [\d.]+ over 3 replicates\); margin over node-00\d: score /);
 	t.match(demo.stdout, /replay: 2 plan\(s\) re-planned/);
 	const report = JSON.parse(await readFile(join(out, 'search', 'search-report.json'), 'utf8')) as {stop_reason: string; rounds: Array<{comparisons: Array<{a: string; b: string; objective: string; verdict: string | null}>}>};
 	t.equal(report.stop_reason, 'max-rounds');

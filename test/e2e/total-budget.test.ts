@@ -48,6 +48,9 @@ t.test('a token budget stops launching once the finished tasks used it', async t
 	t.ok((first?.usage?.total_tokens ?? 0) > 1);
 	t.ok(rest.every(task => task.reason === 'budget'), rest.map(task => `${task.task_id}: ${task.reason}`).join(', '));
 	t.match(rest[0]?.message ?? '', /tokens used/);
+	// Tasks never launched used nothing: the totals are the first task's, not unknown ("tokens unknown" before).
+	t.equal(limited.report.totals.total_tokens, first?.usage?.total_tokens);
+	t.equal(limited.report.totals.turns, first?.usage?.turns);
 });
 
 t.test('the budget is part of the plan digest and of its summary, with the repetition plan', async t => {

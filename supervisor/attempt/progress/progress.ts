@@ -40,7 +40,7 @@ export class Progress {
 		this.#countTokens(result);
 		if (this.quiet) return;
 		if (this.#live) this.#draw();
-		else this.out.write(`[${this.#done}/${this.total}] ${terminalText(result.task_id)}: ${result.status}${result.reason ? ` (${result.reason})` : ''} ${this.#elapsed()}\n`);
+		else this.out.write(`[${this.#done}/${this.total}] ${terminalText(result.task_id)}: ${result.status}${result.reason ? ` (${result.reason})` : ''}${taskTime(result)}\n`);
 	}
 
 	end(): void {
@@ -54,10 +54,6 @@ export class Progress {
 		this.#tokens = result.usage.total_tokens === null ? null : this.#tokens + result.usage.total_tokens;
 	}
 
-	#elapsed(): string {
-		return `${((performance.now() - this.#t0) / 1000).toFixed(1)}s`;
-	}
-
 	#draw(): void {
 		if (!this.#live) return;
 		const now = performance.now();
@@ -66,4 +62,9 @@ export class Progress {
 			elapsedMs: now - this.#t0, tokens: this.#tokens, running: this.#running, now,
 		}));
 	}
+}
+
+/** The task's own wall time, as its result records it; nothing for a task that never started. */
+function taskTime(result: TaskResult): string {
+	return result.wall_ms === null ? '' : ` ${(result.wall_ms / 1000).toFixed(1)}s`;
 }

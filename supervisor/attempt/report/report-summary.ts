@@ -1,5 +1,5 @@
 import {describeIntegrity} from './integrity-label.js';
-import type {Report} from './report-schema.js';
+import type {Report, TaskResult} from './report-schema.js';
 
 /** The text printed after an attempt: the verdict, where the evidence is, whether it was contained, totals (unknown said as such), and every failure. */
 export function reportSummary(dir: string, report: Report): string {
@@ -10,7 +10,7 @@ export function reportSummary(dir: string, report: Report): string {
 		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
 	];
 	if (!report.admission.admitted) lines.push('  admission rejected:', ...report.admission.differences.map(line => `    - ${line}`));
-	for (const task of report.tasks) if (task.status === 'failed') lines.push(`  ${task.task_id}: failed (${task.reason ?? 'graded'}) ${task.message ?? ''}`.trimEnd());
+	lines.push(...failuresOf(report.tasks));
 	for (const problem of report.problems) lines.push(`  problem: ${problem}`);
 	const leaks = report.leak_audit;
 	if (leaks && leaks.leaked.length > 0) {
@@ -18,6 +18,40 @@ export function reportSummary(dir: string, report: Report): string {
 		lines.push(`  leaks: ended ${leaks.leaked.length} process(es) that outlived their task [${leaks.backend}]: ${named}${leaks.leaked.length > 5 ? ', ...' : ''}`);
 	}
 	return lines.join('\n');
+}
+
+/** How many ids a line that stands for several tasks names before it counts the rest. */
+const namedTasks = 5;
+
+/**
+ * The failed tasks, in order; tasks that failed for one reason with one message (an interruption, a refusal before the
+ * tasks) are one line that names them, not one identical line per task.
+ */
+function failuresOf(tasks: TaskResult[]): string[] {
+	const groups = new Map<string, TaskResult[]>();
+	for (const task of tasks) {
+		if (task.status !== 'failed') continue;
+		const key = task.reason === null ? `graded ${task.index}` : JSON.stringify([task.reason, task.message]);
+		groups.set(key, [...(groups.get(key) ?? []), task]);
+	}
+	return [...groups.values()].flatMap(group => (group.length === 1 ? failureLines(group[0]!) : sharedFailureLines(group)));
+}
+
+function sharedFailureLines(group: TaskResult[]): string[] {
+	const ids = group.slice(0, namedTasks).map(task => task.task_id).join(', ');
+	const more = group.length > namedTasks ? ` and ${group.length - namedTasks} more` : '';
+	const [line, ...rest] = failureLines({...group[0]!, task_id: `${group.length} tasks (${ids}${more})`});
+	return [line!, ...rest];
+}
+
+/** A failed task on one line; a grader's verdict as one indented line per check, never glued onto the task's line. */
+function failureLines(task: TaskResult): string[] {
+	if (task.reason === null && task.grade !== null) {
+		const checks = task.grade.details.split('\n').filter(line => line.trim() !== '');
+		return [`  ${task.task_id}: failed (graded): the independent grader did not pass the workspace`, ...checks.map(line => `      ${line}`)];
+	}
+	const [first = '', ...rest] = (task.message ?? '').split('\n');
+	return [`  ${task.task_id}: failed (${task.reason ?? 'graded'}) ${first}`.trimEnd(), ...rest.filter(line => line.trim() !== '').map(line => `      ${line}`)];
 }
 
 /** A queued side names its queue before the timing its nodes measured; a local one says only the timing. */

@@ -1,10 +1,14 @@
 import type {Totals, TaskResult} from './report-schema.js';
 
-/** Sums a side's usage; a sum is null as soon as one task's part is unknown, never a partial number. */
+/** Reasons a task is recorded with before it was launched: it used nothing, so its part is a known 0, not unknown. */
+const notLaunched: ReadonlySet<TaskResult['reason']> = new Set(['budget', 'runtime_space']);
+
+/** Sums a side's usage; a sum is null as soon as one launched task's part is unknown, never a partial number. */
 export function totalsOf(results: TaskResult[]): Totals {
 	const sum = (pick: (result: TaskResult) => number | null): number | null => {
 		let total = 0;
 		for (const result of results) {
+			if (notLaunched.has(result.reason)) continue;
 			const value = pick(result);
 			if (value === null) return null;
 			total += value;

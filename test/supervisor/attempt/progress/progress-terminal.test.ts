@@ -55,6 +55,10 @@ t.test('off a terminal the progress is one plain line per finished task', async 
 	const lines = run.stderr!.toString().trim().split('\n');
 	t.same(lines.map(line => line.replace(/ \d+\.\ds$/, ' <s>')), ['[1/2] sales_report: passed <s>', '[2/2] background_job_poll: passed <s>']);
 	t.notMatch(run.stderr!.toString(), /\x1b\[/, 'no escape sequences');
+	// Each line shows the task's own wall time as its result records it, not how long the attempt has run.
+	const report = Report.parse(JSON.parse(await readFile(join(dir, 'plain', 'report.json'), 'utf8')));
+	const ownTime = (id: string): string => `${(report.tasks.find(task => task.task_id === id)!.wall_ms! / 1000).toFixed(1)}s`;
+	t.same(lines, [`[1/2] sales_report: passed ${ownTime('sales_report')}`, `[2/2] background_job_poll: passed ${ownTime('background_job_poll')}`]);
 });
 
 t.test('with --json on a terminal, stdout is the JSON alone and nothing is drawn', async t => {

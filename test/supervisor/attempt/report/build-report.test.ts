@@ -40,6 +40,16 @@ t.test('totals sum the denominator; one unknown part makes the sum unknown, neve
 	t.equal(partial.totals.turns, 5);
 });
 
+t.test('a task the budget never launched used nothing: the totals stay known (a budget run said "tokens unknown")', async t => {
+	const results = [passed(0, 'a', 3, 300), failedResult(1, 'b', {reason: 'budget', message: 'not launched'})];
+	const report = buildReport(input(results));
+	t.same(report.totals, {tasks: 2, passed: 1, failed: 1, turns: 3, total_tokens: 300, cost_usd: null, wall_ms: 100});
+	t.equal(report.tasks[1]!.usage, null, 'the record itself still says it never reached the model');
+	t.match(reportSummary('dir', report), /turns 3, tokens 300, task wall 100 ms/);
+	const started = buildReport(input([passed(0, 'a', 3, 300), failedResult(1, 'b', {reason: 'timeout', message: 'deadline'})]));
+	t.equal(started.totals.total_tokens, null, 'a launched task with no usage is still unknown');
+});
+
 t.test('only a finished, admitted attempt with no problem and no failed task passes', async t => {
 	const all = [passed(0, 'a', 1, 10)];
 	t.equal(buildReport(input(all)).passed, true);
@@ -106,4 +116,25 @@ t.test('the integrity label is in the report and its summary, every reason named
 	t.match(reportSummary('/evidence', read), /integrity: trusted-code \(recorded before integrity labels\)/);
 	t.throws(() => Report.parse({...contained, integrity: {label: 'contained', reasons: ['no-sandbox']}}), 'contained with a reason is no report');
 	t.throws(() => Report.parse({...contained, integrity: {label: 'trusted-code', reasons: []}}), 'nor trusted-code without one');
+});
+
+t.test('a graded failure prints the grader\'s checks as indented lines, not glued onto the task\'s line', async t => {
+	const failing = {...passed(0, 'a', 3, 300), status: 'failed' as const, grade: {passed: false, score: 0.5, details: 'pass: report.md exists\nFAIL: total matches (got 12, want 14)'}, message: 'the independent grader did not pass the workspace: pass: report.md exists\nFAIL: total matches (got 12, want 14)'};
+	const lines = reportSummary('dir', buildReport(input([failing]))).split('\n');
+	const at = lines.findIndex(line => line.startsWith('  a: failed'));
+	t.same(lines.slice(at, at + 3), [
+		'  a: failed (graded): the independent grader did not pass the workspace',
+		'      pass: report.md exists',
+		'      FAIL: total matches (got 12, want 14)',
+	]);
+});
+
+t.test('tasks an interruption kept from starting are one summary line naming them, not one identical line each', async t => {
+	const unfinished = (index: number): TaskResult => failedResult(index, `t${index}`, {reason: 'unfinished', message: 'the attempt was interrupted before this task started'});
+	const results = [passed(0, 'a', 1, 10), ...[1, 2, 3, 4, 5, 6, 7].map(unfinished), failedResult(8, 'z', {reason: 'timeout', message: 'deadline'})];
+	const failures = reportSummary('dir', buildReport(input(results, {completion: 'interrupted'}))).split('\n').filter(line => / failed \(/.test(line));
+	t.same(failures, [
+		'  7 tasks (t1, t2, t3, t4, t5 and 2 more): failed (unfinished) the attempt was interrupted before this task started',
+		'  z: failed (timeout) deadline',
+	]);
 });
