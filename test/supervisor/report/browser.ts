@@ -1,5 +1,6 @@
 import {copyFile, mkdir} from 'node:fs/promises';
 import {basename, join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
 import {pathToFileURL} from 'node:url';
 import chromium from '@sparticuz/chromium';
 import {chromium as playwright, type Browser, type Page} from 'playwright-core';
@@ -10,9 +11,24 @@ const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
 
 /** A headless Chromium (the binary shipped inside @sparticuz/chromium), closed when the test ends. */
 export async function launchBrowser(t: Test): Promise<Browser> {
-	const browser = await playwright.launch({executablePath: await chromium.executablePath(), args});
+	const browser = await launchOnceWritten(await chromium.executablePath());
 	t.teardown(() => browser.close());
 	return browser;
+}
+
+/**
+ * The binary is unpacked into the run's shared TMPDIR by whichever test file asks first; another file that finds it
+ * there while it is still being written gets ETXTBSY, and launches once the writer has closed it.
+ */
+async function launchOnceWritten(executablePath: string): Promise<Browser> {
+	for (let tries = 1; ; tries++) {
+		try {
+			return await playwright.launch({executablePath, args});
+		} catch (error) {
+			if (tries >= 20 || !String((error as Error).message).includes('ETXTBSY')) throw error;
+			await sleep(500);
+		}
+	}
 }
 
 /** What a page did while it was open: console errors, uncaught errors, dialogs, and every request other than the page's own file. */
