@@ -10,3 +10,14 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 		throw error;
 	}
 }
+
+/** Whether any process, a zombie included, is still in the group: one signal-0 probe instead of a scan of /proc. */
+export function groupExists(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		// EPERM means a member exists that we may not signal.
+		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+	}
+}

@@ -1,6 +1,6 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {withDescendants} from './find-members.js';
-import {signalGroup} from './kill-group.js';
+import {groupExists, signalGroup} from './kill-group.js';
 import {carriesMarker, freshTable, readTable, type ProcStat} from './proc-table.js';
 import {identityOf, isStillRunning, signalIdentity, type ProcessIdentity} from './process-identity.js';
 import type {KilledProcess} from './process-record.js';
@@ -110,16 +110,6 @@ function killIdentified(stat: ProcStat): boolean {
 	return signalIdentity(identityOf(stat), 'SIGKILL');
 }
 
-/** Whether any process, a zombie included, is still in the group: one signal-0 probe instead of a scan of /proc. */
-function groupExists(pgid: number): boolean {
-	try {
-		process.kill(-pgid, 0);
-		return true;
-	} catch (error) {
-		// EPERM means a member exists that we may not signal.
-		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-	}
-}
 
 function groupMembers(pgid: number): ProcStat[] {
 	return readTable().filter(stat => stat.pgid === pgid && stat.pid !== process.pid);

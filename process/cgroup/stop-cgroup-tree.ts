@@ -1,5 +1,6 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
+import {groupExists} from '../kill-group.js';
 import {readStat, readTable, type ProcStat} from '../proc-table.js';
 import {identityOf, signalIdentity} from '../process-identity.js';
 import type {KilledProcess} from '../process-record.js';
@@ -55,14 +56,6 @@ function nestedGroupMembers(tree: TreeCgroup, pgid: number): ProcStat[] {
 	return readTable().filter(stat => stat.pgid === pgid && cgroupOf(stat.pid)?.split('/').slice(0, -1).includes(name) === true);
 }
 
-function groupExists(pgid: number): boolean {
-	try {
-		process.kill(-pgid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-	}
-}
 
 function cgroupOf(pid: number): string | null {
 	try {
