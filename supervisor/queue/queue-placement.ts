@@ -9,7 +9,7 @@ import {failedResult, type TaskFailure} from '../attempt/index.js';
 import type {Plan} from '../plan/plan-schema.js';
 import type {NodeAudit, RecordedTask, RemotePlacement, TaskTurn} from '../attempt/index.js';
 import {checkAnswer} from './answer-check.js';
-import {forgetAttempt, publishAttempt, queueNameOf, readNodeAudits, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
+import {beatHeart, forgetAttempt, publishAttempt, queueNameOf, readNodeAudits, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
 import {checkNodeAudit} from './audit-check.js';
 import {writeEvidence} from './evidence-transfer.js';
 import {NodeAdmissions} from './node-admissions.js';
@@ -121,8 +121,11 @@ class QueueCoordinator implements RemotePlacement {
 		this.#checker = new Worker(this.#name, null, {connection: this.#client(true), autorun: false, maxStalledCount: 0, stalledInterval: this.settings.lockMs, lockDuration: this.settings.lockMs});
 		this.#checker.on('error', () => undefined);
 		await this.#checker.startStalledCheckTimer();
+		// Alive before it is open: a node never takes the attempt for one whose coordinator is gone.
+		await beatHeart(this.#control, this.attempt.attemptId, this.settings.lockMs);
 		await publishAttempt(this.#control, await this.#manifest());
 		this.#refusalTimer = setInterval(() => {
+			void beatHeart(this.#control!, this.attempt.attemptId, this.settings.lockMs).catch(() => undefined);
 			void this.#sayRefusals();
 			void this.#admissions?.refresh(this.#control!).catch(() => undefined);
 		}, 1000);
