@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {runAttempt, reportSummary, type AttemptOptions} from '../../supervisor/attempt/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
-import {parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
+import {durationText, parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
 import {absolutePath} from '../path-option.js';
 import {attemptStopWords, listenForStop} from '../stop-signals.js';
 import type {EvalMode} from './eval-mode.js';
@@ -27,6 +27,7 @@ interface RunFlags extends OtlpFlags {
 	insecureQueue?: boolean;
 	calibrate?: boolean;
 	nodeLock: string;
+	nodeWait: string;
 	evidenceLimit: string;
 	json?: boolean;
 }
@@ -47,6 +48,7 @@ export const runMode: EvalMode = {
 			.option('--keep-workdirs', 'keep task workspaces in the evidence')
 			.option('--threads <n>', 'worker threads the in-process tasks share (default: the available cores, at most the frozen concurrency); not part of the plan')
 			.option('--node-lock <duration>', 'with --queue: how long a queue node may go without renewing its lock on a task before the task fails as worker_lost', '30s')
+			.option('--node-wait <duration>', 'with --queue: how long to wait for a first queue node to take a task; with none by then the attempt ends as interrupted', '10m')
 			.option('--evidence-limit <bytes>', 'with --queue: the largest exported evidence one task may send back; a larger one fails the task (evidence_limit)', '64MiB')
 			.option('--queue-secret-file <file>', 'with --queue: the secret this coordinator and its queue nodes share (or HLAB_QUEUE_SECRET), which seals every answer; never on the command line', absolutePath)
 			.option('--insecure-queue', 'with --queue: run without a queue secret; answers are not authenticated and the attempt records queue_auth none'),
@@ -106,6 +108,7 @@ async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<Att
 	if (flags.candidate !== undefined || flags.candidateHost !== undefined || flags.candidateCartridge !== undefined || flags.agent !== undefined) throw new UsageError('--queue runs the plan\'s own harness on queue nodes; --candidate, --candidate-host, --candidate-cartridge and --agent are not carried to queue nodes yet');
 	if (flags.threads !== undefined) throw new UsageError('--threads sizes local worker threads; with --queue each queue node sets its own --parallel-tasks and --threads');
 	const lockMs = positiveDuration(flags.nodeLock, '--node-lock');
+	const nodeWaitMs = positiveDuration(flags.nodeWait, '--node-wait');
 	const evidenceLimitBytes = bytesFlag(flags.evidenceLimit, '--evidence-limit');
 	// Loaded only here: the queue's Redis client and job library cost every other attempt a fifth of a second of start-up.
 	const {openRedisLink, queuePlacement, takeQueueCredentials} = await import('../../supervisor/queue/index.js');
@@ -113,7 +116,7 @@ async function queueOf(flags: RunFlags, interrupt: AbortController): Promise<Att
 	const link = await openRedisLink(flags.queue!, redisPassword);
 	if (secret === null) process.stderr.write('hlab: warning: --insecure-queue: the queue nodes\' answers are not authenticated; anyone who reaches this Redis can write a verdict (queue_auth none)\n');
 	return queuePlacement(link, {
-		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true, secret,
+		lockMs, evidenceLimitBytes, keepWorkspace: flags.keepWorkdirs === true, secret, nodeWait: {ms: nodeWaitMs, text: durationText(nodeWaitMs)},
 		onLost: why => {
 			process.stderr.write(`hlab: ${why}; the attempt ends as interrupted\n`);
 			interrupt.abort();

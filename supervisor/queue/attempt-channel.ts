@@ -7,6 +7,7 @@ const manifestKey = (attemptId: string): string => `hlab:attempt:${attemptId}`;
 const refusalsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:refusals`;
 const admissionsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:nodes`;
 const auditsKey = (attemptId: string): string => `hlab:attempt:${attemptId}:audits`;
+const heartbeatKey = (attemptId: string): string => `hlab:attempt:${attemptId}:alive`;
 
 /** The BullMQ queue of one attempt: its tasks, and nothing else, go there. */
 export const queueNameOf = (attemptId: string): string => `hlab-${attemptId}`;
@@ -49,7 +50,19 @@ export async function withdrawAttempt(redis: Redis, attemptId: string): Promise<
 
 /** What the nodes said of the attempt (refusals, admissions, final audits) goes, once the coordinator has read it. */
 export async function forgetAttempt(redis: Redis, attemptId: string): Promise<void> {
-	await redis.del(refusalsKey(attemptId), admissionsKey(attemptId), auditsKey(attemptId));
+	await redis.del(refusalsKey(attemptId), admissionsKey(attemptId), auditsKey(attemptId), heartbeatKey(attemptId));
+}
+
+/** A coordinator beats every second; unrenewed for its node lock (at least five beats), it counts as gone. */
+export const heartbeatTtlMs = (lockMs: number): number => Math.max(lockMs, 5000);
+
+/** The coordinator is alive for one heartbeat TTL more: unrenewed (it died), the key expires and its nodes leave the attempt. */
+export async function beatHeart(redis: Redis, attemptId: string, lockMs: number): Promise<void> {
+	await redis.set(heartbeatKey(attemptId), '1', 'PX', heartbeatTtlMs(lockMs));
+}
+
+export async function coordinatorAlive(redis: Redis, attemptId: string): Promise<boolean> {
+	return (await redis.exists(heartbeatKey(attemptId))) === 1;
 }
 
 /** The attempts open now, oldest first as far as Redis can tell (a set has no order: sorted by id for a stable choice). */

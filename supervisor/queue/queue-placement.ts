@@ -9,7 +9,7 @@ import {failedResult, type TaskFailure} from '../attempt/index.js';
 import type {Plan} from '../plan/plan-schema.js';
 import type {NodeAudit, RecordedTask, RemotePlacement, TaskTurn} from '../attempt/index.js';
 import {checkAnswer} from './answer-check.js';
-import {forgetAttempt, publishAttempt, queueNameOf, readNodeAudits, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
+import {beatHeart, forgetAttempt, publishAttempt, queueNameOf, readNodeAudits, readRefusals, removeKeys, withdrawAttempt, type AttemptManifest} from './attempt-channel.js';
 import {checkNodeAudit} from './audit-check.js';
 import {writeEvidence} from './evidence-transfer.js';
 import {NodeAdmissions} from './node-admissions.js';
@@ -29,7 +29,9 @@ export interface QueueSettings {
 	secret: string | null;
 	/** How long, after the attempt is withdrawn, each of its nodes' final leak audits is awaited; a few seconds unless said. */
 	auditWaitMs?: number;
-	/** Called once when Redis is lost mid-attempt: the attempt ends interrupted. */
+	/** How long the attempt waits for a first queue node to take a task before it gives up (`text` for messages). */
+	nodeWait: {ms: number; text: string};
+	/** Called once when Redis is lost mid-attempt, or no node took a task within `nodeWait`: the attempt ends interrupted. */
 	onLost(why: string): void;
 	/** Where queue nodes' refusals are said as they arrive (stderr). */
 	say(line: string): void;
@@ -87,6 +89,11 @@ class QueueCoordinator implements RemotePlacement {
 	/** The node each job was first taken by, read when it became active: a later stalled-job check may rewrite `processedBy`. */
 	readonly #takenBy = new Map<string, string>();
 	#withdrawn = false;
+	/** Why the attempt stopped waiting for queue nodes (none took a task in time); Redis itself still answers. */
+	#noNode: string | null = null;
+	#noNodeTold = false;
+	#nodeTimer: NodeJS.Timeout | undefined;
+	#firstTaken = false;
 
 	constructor(readonly link: RedisLink, readonly settings: QueueSettings, readonly attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) {
 		this.#name = queueNameOf(attempt.attemptId);
@@ -96,7 +103,7 @@ class QueueCoordinator implements RemotePlacement {
 		this.#admissions = settings.secret === null ? null : new NodeAdmissions(attempt.attemptId, settings.secret, this.#audit);
 	}
 
-	async start(): Promise<void> {
+	async start(lanes: number): Promise<void> {
 		this.#control = this.#client(false);
 		await writeQueueRecord(this.attempt.dir, {schema: 'harness-lab/attempt-queue@1', attempt_id: this.attempt.attemptId, queue: this.#name, redis: this.link.bare, queue_auth: this.#auth});
 		const events = new QueueEvents(this.#name, {connection: this.#client(true), autorun: false});
@@ -114,11 +121,32 @@ class QueueCoordinator implements RemotePlacement {
 		this.#checker = new Worker(this.#name, null, {connection: this.#client(true), autorun: false, maxStalledCount: 0, stalledInterval: this.settings.lockMs, lockDuration: this.settings.lockMs});
 		this.#checker.on('error', () => undefined);
 		await this.#checker.startStalledCheckTimer();
+		// Alive before it is open: a node never takes the attempt for one whose coordinator is gone.
+		await beatHeart(this.#control, this.attempt.attemptId, this.settings.lockMs);
 		await publishAttempt(this.#control, await this.#manifest());
 		this.#refusalTimer = setInterval(() => {
+			void beatHeart(this.#control!, this.attempt.attemptId, this.settings.lockMs).catch(() => undefined);
 			void this.#sayRefusals();
 			void this.#admissions?.refresh(this.#control!).catch(() => undefined);
 		}, 1000);
+		this.#awaitNodes(lanes);
+	}
+
+	/** Said once, so that a coordinator with no node is not silent; and given up after the configured wait. */
+	#awaitNodes(lanes: number): void {
+		this.settings.say(`waiting for queue nodes on ${this.link.shown} to take ${lanes} lane${lanes === 1 ? '' : 's'} (the plan's concurrency); start one with: hlab queue-node --queue ${this.link.bare}`);
+		const {ms, text} = this.settings.nodeWait;
+		this.#nodeTimer = setTimeout(() => this.#giveUpOnNodes(text), ms);
+	}
+
+	#giveUpOnNodes(waited: string): void {
+		if (this.#firstTaken || this.#lost !== null || this.#closing) return;
+		const why = `no queue node took a task within ${waited} (--node-wait)`;
+		this.#noNode = why;
+		this.attempt.log.error({why}, 'no queue node');
+		for (const resolve of this.#waiting.values()) resolve({kind: 'lost', why});
+		this.#waiting.clear();
+		this.settings.onLost(why);
 	}
 
 	/** Sealed with the secret, so that a node serves only attempts its coordinator published. */
@@ -178,9 +206,16 @@ class QueueCoordinator implements RemotePlacement {
 	}
 
 	async #noteTaker(jobId: string): Promise<void> {
+		if (!this.#firstTaken) this.#firstTook();
 		if (this.#takenBy.has(jobId) || this.#queue === null) return;
 		const taker = (await Job.fromId(this.#queue, jobId).catch(() => undefined))?.processedBy;
 		if (taker !== undefined && !this.#takenBy.has(jobId)) this.#takenBy.set(jobId, taker);
+	}
+
+	#firstTook(): void {
+		this.#firstTaken = true;
+		clearTimeout(this.#nodeTimer);
+		if (this.#noNode === null) this.settings.say('a queue node took the first task');
 	}
 
 	#end(jobId: string, end: JobEnd): void {
@@ -195,14 +230,15 @@ class QueueCoordinator implements RemotePlacement {
 		const ended = new Promise<JobEnd>(resolve => this.#waiting.set(jobId, resolve));
 		const binding: JobBinding = {attempt_id: this.attempt.attemptId, job_id: jobId, index: turn.index, task_id: turn.id, nonce: freshNonce()};
 		this.#published.set(jobId, binding);
-		if (this.#lost !== null) this.#end(jobId, {kind: 'lost', why: this.#lost});
+		const gone = this.#lost ?? this.#noNode;
+		if (gone !== null) this.#end(jobId, {kind: 'lost', why: gone});
 		else await this.#queue.add(turn.id, {index: turn.index, task_id: turn.id, nonce: binding.nonce} satisfies TaskJobData, {jobId, attempts: 1}).catch((error: Error) => this.#end(jobId, {kind: 'failed', reason: `it could not be queued: ${error.message}`}));
 		turn.onStart();
 		return this.#record(turn, await ended);
 	}
 
 	async #record(turn: TaskTurn, end: JobEnd): Promise<RecordedTask> {
-		if (end.kind === 'lost') return this.#failed(turn, {reason: 'aborted', message: `${end.why} while this task was queued or running; its outcome is unknown`}, null);
+		if (end.kind === 'lost') return this.#failedLost(turn, end.why);
 		const job = await Job.fromId(this.#queue!, jobIdOf(turn.index)).catch(() => undefined);
 		if (end.kind === 'stalled') {
 			await job?.remove().catch(() => undefined);
@@ -233,6 +269,17 @@ class QueueCoordinator implements RemotePlacement {
 		}
 		turn.log.info({worker: answer.worker}, 'task answered by a queue node');
 		return {result, problem: answer.problem};
+	}
+
+	/** Lost with Redis, or never taken by a node: the second is named once among the report's problems. */
+	async #failedLost(turn: TaskTurn, why: string): Promise<RecordedTask> {
+		if (why === this.#noNode) {
+			const recorded = await this.#failed(turn, {reason: 'aborted', message: `${why}; the task never ran`}, null);
+			const problem = this.#noNodeTold ? null : `${why}: the attempt ended as interrupted`;
+			this.#noNodeTold = true;
+			return {...recorded, problem};
+		}
+		return this.#failed(turn, {reason: 'aborted', message: `${why} while this task was queued or running; its outcome is unknown`}, null);
 	}
 
 	async #failed(turn: TaskTurn, failure: TaskFailure, node: string | null): Promise<RecordedTask> {
@@ -296,6 +343,7 @@ class QueueCoordinator implements RemotePlacement {
 	/** The attempt is withdrawn (queue nodes stop) if it was not yet, its queue removed with every job in it, and every client closed. */
 	async close(): Promise<void> {
 		clearInterval(this.#refusalTimer);
+		clearTimeout(this.#nodeTimer);
 		this.#closing = true;
 		if (this.#lost === null && this.#control !== null) {
 			await this.#sayRefusals();

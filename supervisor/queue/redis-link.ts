@@ -3,7 +3,7 @@ import {InputError} from '../input-error.js';
 import {passwordVariable} from './queue-credentials.js';
 
 export class QueueUrlError extends InputError {
-	constructor(readonly reason: 'queue_url' | 'redis_unreachable', message: string) {
+	constructor(readonly reason: 'queue_url' | 'redis_unreachable' | 'redis_auth', message: string) {
 		super(message);
 	}
 }
@@ -53,14 +53,28 @@ export async function openRedisLink(text: string, password: string | null): Prom
 		retryStrategy: blocking ? (times: number) => Math.min(times * 200, 2000) : (times: number) => (times > 5 ? null : 200),
 	});
 	const probe = new Redis(url, {...options(false), lazyConnect: true, retryStrategy: () => null});
-	probe.on('error', () => undefined);
+	// A refused password reaches only the 'error' event; the connection then closes, which is all connect() says.
+	let refused: string | null = null;
+	probe.on('error', (error: Error) => {
+		if (authFailure.test(error.message)) refused ??= error.message;
+	});
 	try {
 		await probe.connect();
 		await probe.ping();
 	} catch (error) {
+		refused ??= authFailure.test((error as Error).message) ? (error as Error).message : null;
+		if (refused !== null) throw new QueueUrlError('redis_auth', authMessage(shown, refused, password !== null));
 		throw new QueueUrlError('redis_unreachable', `Redis at ${shown} is unreachable: ${(error as Error).message}`);
 	} finally {
 		probe.disconnect();
 	}
 	return {shown, bare, client: (blocking = false, overrides = {}) => new Redis(url, {...options(blocking), ...overrides})};
+}
+
+/** Redis's own words for a refused login: a wrong password (or user), or none given where one is needed. */
+const authFailure = /^(WRONGPASS|NOAUTH)\b/;
+
+function authMessage(shown: string, said: string, given: boolean): string {
+	const what = given ? `refused the password given in ${passwordVariable} or --redis-password-file` : `needs a password: give it in ${passwordVariable} or --redis-password-file`;
+	return `Redis at ${shown} ${what} (authentication failed: ${said.replace(/\.$/, '')})`;
 }

@@ -2,7 +2,7 @@ import {mkdtemp, rmdir} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {openAttemptIds, readManifest} from './attempt-channel.js';
+import {coordinatorAlive, openAttemptIds, readManifest} from './attempt-channel.js';
 import type {RedisLink} from './redis-link.js';
 import {serveAttempt, type QueueNodeIdentity} from './serve-attempt.js';
 
@@ -28,6 +28,11 @@ export async function runQueueNode(link: RedisLink, me: Omit<QueueNodeIdentity, 
 				continue;
 			}
 			done.add(next);
+			// Left open by a coordinator that died: taking it would hold this node until someone runs --recover.
+			if (!await coordinatorAlive(control, next).catch(() => true)) {
+				me.say(`skipping attempt ${next}: its coordinator is gone (no heartbeat)`);
+				continue;
+			}
 			if (await serveAttempt(link, control, manifest, {...me, root}, stop) === 'served') me.say(`done with attempt ${next}`);
 		}
 	} finally {

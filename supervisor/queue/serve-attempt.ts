@@ -4,7 +4,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {type Job, Worker} from 'bullmq';
 import type {Redis} from 'ioredis';
 import {serveTasks, type ServedTasks, type TaskService} from '../attempt/index.js';
-import {isOpen, postNodeAudit, recordAdmission, recordRefusal, type AttemptManifest} from './attempt-channel.js';
+import {coordinatorAlive, heartbeatTtlMs, isOpen, postNodeAudit, recordAdmission, recordRefusal, type AttemptManifest} from './attempt-channel.js';
 import type {NodeFinalAudit} from './audit-check.js';
 import {collectEvidence} from './evidence-transfer.js';
 import {admissionClaim, answerClaim, auditClaim, freshNonce, manifestClaim, sealMatches, sealOf} from './queue-seal.js';
@@ -152,6 +152,14 @@ function taskJobs(service: TaskService, manifest: AttemptManifest, me: QueueNode
 	};
 }
 
+/** Withdrawn, or its coordinator's heartbeat gone (it died without withdrawing it): the node leaves the attempt either way. */
+async function leaving(control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity): Promise<boolean> {
+	if (!await isOpen(control, manifest.attempt_id).catch(() => true)) return true;
+	if (await coordinatorAlive(control, manifest.attempt_id).catch(() => true)) return false;
+	me.say(`leaving attempt ${manifest.attempt_id}: its coordinator is gone (no heartbeat for ${heartbeatTtlMs(manifest.lock_ms)} ms)`);
+	return true;
+}
+
 /**
  * A BullMQ worker (BullMQ's word) on the attempt's queue until the attempt is withdrawn or this node stops. Then running
  * tasks end as interrupted and nothing of theirs outlives them; a withdrawn attempt's jobs are gone, so their answers
@@ -170,7 +178,7 @@ async function takeJobs(link: RedisLink, control: Redis, manifest: AttemptManife
 	let withdrawn = false;
 	try {
 		while (!ending.stop.aborted && !withdrawn) {
-			withdrawn = !await isOpen(control, manifest.attempt_id).catch(() => true);
+			withdrawn = await leaving(control, manifest, me);
 			if (!withdrawn) await sleep(pollMs);
 		}
 	} finally {

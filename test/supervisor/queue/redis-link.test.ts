@@ -38,5 +38,14 @@ t.test('the password given beside the URL is used; without it a protected Redis 
 	t.teardown(() => client.disconnect());
 	await client.set('hlab-test', 'x');
 	t.equal(await client.get('hlab-test'), 'x');
-	await t.rejects(openRedisLink(`redis://127.0.0.1:${redis.port}`, null), {reason: 'redis_unreachable', message: /is unreachable/});
+	await t.rejects(openRedisLink(`redis://127.0.0.1:${redis.port}`, null), {reason: 'redis_auth', message: /needs a password: give it in HLAB_REDIS_PASSWORD or --redis-password-file \(authentication failed: NOAUTH/});
+});
+
+t.test('a wrong password is named as an authentication failure, never as an unreachable Redis, and never shown', async t => {
+	const redis = await startRedis(t, ['--requirepass', 'pa55word']);
+	const refused = await openRedisLink(`redis://127.0.0.1:${redis.port}`, 'wrong-pa55').then(() => null, (error: Error & {reason: string}) => error);
+	t.equal(refused?.reason, 'redis_auth');
+	t.match(refused?.message, /^Redis at redis:\/\/127\.0\.0\.1:\d+\/? refused the password given in HLAB_REDIS_PASSWORD or --redis-password-file \(authentication failed: WRONGPASS/);
+	t.notMatch(refused?.message, /unreachable|Connection is closed|wrong-pa55/);
+	t.notMatch(refused?.message, /\n/, 'one line');
 });
