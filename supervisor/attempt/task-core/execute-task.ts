@@ -80,6 +80,13 @@ function graderHidden(attempt: AttemptContext): string[] {
 	return [attempt.dir, ...(attempt.runtime.dir === null ? [] : [attempt.runtime.dir])];
 }
 
+/** A grading the attempt's stop cut short failed for the stop, not for the grader. */
+function gradingFailure(error: Error, signal: AbortSignal): TaskFailure {
+	return signal.aborted
+		? {reason: 'aborted', message: `the attempt was interrupted while the task was graded (${error.message})`}
+		: {reason: 'grader', message: `the grader failed: ${error.message}`};
+}
+
 /** The verdict comes from the grader looking at the workspace, never from what the execution claims. */
 async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outcome: ExecutionOutcome, ran: Pick<Execution, 'wall_ms' | 'evidence'>): Promise<TaskResult> {
 	const {budgets} = runner.attempt.plan;
@@ -87,7 +94,7 @@ async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outc
 	try {
 		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, deadlineMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms, hidden: graderHidden(runner.attempt)});
 	} catch (error) {
-		return failedResult(turn.index, turn.id, {reason: 'grader', message: `the grader failed: ${(error as Error).message}`}, {...ran, outcome, usage: outcome.usage});
+		return failedResult(turn.index, turn.id, gradingFailure(error as Error, runner.attempt.signal), {...ran, outcome, usage: outcome.usage});
 	}
 	return {
 		index: turn.index,
