@@ -14,32 +14,67 @@ export async function loadTokenizer(): Promise<Tiktoken> {
 	return encoder;
 }
 
-/** The two lookup tables js-tiktoken encodes and decodes with (its constructor's own, unexported in its types). */
-interface RankTables {
-	rankMap: Map<string, number>;
-	textMap: Map<number, Uint8Array>;
-}
-
 /**
- * The library's constructor fills its tables through an intermediate object of 100k keys (about 0.4 s of CPU, measured,
- * in every process that starts a scripted server); this fills the same tables straight from the ranks text, in about
- * half of that. test/scripted/tokenizer.test.ts holds them equal to the constructor's.
+ * The library's constructor fills a map of 100k byte sequences to ranks (about 0.4 s of CPU in every process that starts
+ * a scripted server, measured). A scripted attempt looks up a few thousand of them, so these tables index the ranks
+ * text as it is (base64 tokens) and decode an entry the first time it is asked for; js-tiktoken reads its tables only
+ * through `get`. test/scripted/tokenizer.test.ts holds them equal to the constructor's, entry for entry.
  */
 export function buildTokenizer(ranks: TiktokenBPE): Tiktoken {
 	const built = new Tiktoken({...ranks, bpe_ranks: ''});
-	const {rankMap, textMap} = built as unknown as RankTables;
-	for (const line of ranks.bpe_ranks.split('\n')) {
-		// A line is `! OFFSET TOKEN...`: the tokens, in base64, have consecutive ranks from OFFSET.
+	const index = indexRanks(ranks.bpe_ranks);
+	Object.assign(built, {rankMap: new RankLookup(index.rankOf), textMap: new TextLookup(index.tokenOf)});
+	return built;
+}
+
+/** A line of the ranks text is `! OFFSET TOKEN...`: the tokens, in base64, have consecutive ranks from OFFSET. */
+function indexRanks(text: string): {rankOf: Map<string, number>; tokenOf: Map<number, string>} {
+	const rankOf = new Map<string, number>();
+	const tokenOf = new Map<number, string>();
+	for (const line of text.split('\n')) {
 		const fields = line.split(' ');
 		if (fields.length < 2) continue;
 		const offset = Number.parseInt(fields[1]!, 10);
 		for (let index = 2; index < fields.length; index++) {
-			const bytes = Uint8Array.from(Buffer.from(fields[index]!, 'base64'));
-			rankMap.set(bytes.join(','), offset + index - 2);
-			textMap.set(offset + index - 2, bytes);
+			rankOf.set(fields[index]!, offset + index - 2);
+			tokenOf.set(offset + index - 2, fields[index]!);
 		}
 	}
-	return built;
+	return {rankOf, tokenOf};
+}
+
+/** Byte sequence (`1,2,3`, the library's key) to rank, found in the base64 index on first use and kept. */
+class RankLookup {
+	// -1: looked up, not a token (most lookups of byte-pair merging are such misses).
+	readonly #found = new Map<string, number>();
+	constructor(readonly byBase64: Map<string, number>) {}
+
+	get size(): number {
+		return this.byBase64.size;
+	}
+
+	get(bytes: string): number | undefined {
+		let rank = this.#found.get(bytes);
+		if (rank === undefined) {
+			rank = this.byBase64.get(Buffer.from(bytes.split(',').map(Number)).toString('base64')) ?? -1;
+			this.#found.set(bytes, rank);
+		}
+		return rank < 0 ? undefined : rank;
+	}
+}
+
+/** Rank to bytes, for decoding. */
+class TextLookup {
+	constructor(readonly tokenOf: Map<number, string>) {}
+
+	get size(): number {
+		return this.tokenOf.size;
+	}
+
+	get(rank: number): Uint8Array | undefined {
+		const token = this.tokenOf.get(rank);
+		return token === undefined ? undefined : Uint8Array.from(Buffer.from(token, 'base64'));
+	}
 }
 
 function tokenizer(): Tiktoken {

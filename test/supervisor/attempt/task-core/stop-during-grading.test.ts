@@ -23,7 +23,7 @@ t.test('a stop that lands while the task is graded fails it as aborted, not as a
 	t.ok(seen, 'the grader started');
 	process.kill(run.pid, 'SIGTERM');
 	const {record, stderr} = await run.ended;
-	t.equal(record.exit_code, 1, stderr?.toString());
+	t.equal(record.exit_code, 1, stderr?.toString() ?? '');
 	const report = await readReport(join(artifacts, 'report.json'));
 	t.equal(report.completion, 'interrupted');
 	t.match(report.tasks, [{status: 'failed', reason: 'aborted', message: /interrupted while the task was graded/}]);
