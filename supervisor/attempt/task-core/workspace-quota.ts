@@ -5,6 +5,14 @@ import type {TaskFailure} from './failed-result.js';
 /** How often a running task's workspace is measured: often enough that a runaway writer is stopped early, rarely enough to cost little. */
 export const quotaIntervalMs = 100;
 
+/** A measurement's share of the time at most: a workspace of many files (an installed node_modules) is walked less often. */
+const measureShare = 1 / 20;
+
+/** The wait before the next measurement: the interval, or longer when walking the workspace took long. */
+export function nextWaitMs(intervalMs: number, lastMeasureMs: number): number {
+	return Math.max(intervalMs, Math.round(lastMeasureMs / measureShare));
+}
+
 /** A running task's workspace under its limit: a signal that ends the task when the workspace grows past it. */
 export interface WorkspaceQuota {
 	/** The attempt's signal, and this quota's: the execution stops on either. */
@@ -22,8 +30,11 @@ export function watchWorkspace(workspace: string, limitBytes: number, parent: Ab
 	let over: number | null = null;
 	let stopped = false;
 	let timer: NodeJS.Timeout | undefined;
+	let lastMeasureMs = 0;
 	const measure = async (): Promise<void> => {
+		const started = performance.now();
 		const bytes = await allocatedBytes(workspace);
+		lastMeasureMs = performance.now() - started;
 		if (bytes > limitBytes && over === null) {
 			over = bytes;
 			controller.abort();
@@ -32,7 +43,7 @@ export function watchWorkspace(workspace: string, limitBytes: number, parent: Ab
 	const poll = (): void => {
 		timer = setTimeout(() => void measure().then(() => {
 			if (!stopped && over === null) poll();
-		}), intervalMs);
+		}), nextWaitMs(intervalMs, lastMeasureMs));
 	};
 	poll();
 	let finished: Promise<TaskFailure | null> | null = null;

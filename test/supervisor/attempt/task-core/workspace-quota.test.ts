@@ -1,7 +1,7 @@
 import {writeFile, truncate, link, symlink} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
-import {allocatedBytes, watchWorkspace} from '../../../../supervisor/attempt/task-core/workspace-quota.js';
+import {allocatedBytes, nextWaitMs, watchWorkspace} from '../../../../supervisor/attempt/task-core/workspace-quota.js';
 import {tempDir} from '../../../temp-dir.js';
 
 t.test('allocated bytes count written blocks, not file sizes; a hard link once; a link is not followed', async t => {
@@ -39,4 +39,10 @@ t.test('a write the poll did not see is caught by the measurement at the end; th
 	t.equal((await quota.finish())?.reason, 'workspace_limit');
 	const under = watchWorkspace(await tempDir(t), 64 * 1024, new AbortController().signal, 60_000);
 	t.equal(await under.finish(), null, 'an empty workspace is within its limit');
+});
+
+t.test('a workspace that takes long to walk is walked less often: measuring costs at most a twentieth of the time', async t => {
+	t.equal(nextWaitMs(100, 0.4), 100, 'a small workspace: every interval');
+	t.equal(nextWaitMs(100, 5), 100);
+	t.equal(nextWaitMs(100, 30), 600, 'a 30 ms walk waits 600 ms');
 });
