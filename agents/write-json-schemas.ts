@@ -1,27 +1,10 @@
-import {mkdir, readdir, rm, writeFile} from 'node:fs/promises';
-import {basename, dirname, join} from 'node:path';
+import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {installRoot} from '../files/install-root.js';
+import {writeSchemaFiles} from '../files/schema-files.js';
 import {renderAgentSchemas} from './json-schemas.js';
 
-/** `agents/schema/` in the source tree, from either the source or the compiled script. */
-export const agentSchemaDirectory = sourceSchemaDirectory(dirname(fileURLToPath(import.meta.url)));
+/** `agents/schema/` in the source tree, where the compiled script writes too. */
+export const agentSchemaDirectory = join(installRoot, 'agents', 'schema');
 
-function sourceSchemaDirectory(here: string): string {
-	return basename(dirname(here)) === 'dist' ? join(here, '..', '..', 'agents', 'schema') : join(here, 'schema');
-}
-
-/** Rewrites the committed schema files from the zod schemas and removes stale ones. */
-async function writeAgentSchemas(directory = agentSchemaDirectory): Promise<string[]> {
-	await mkdir(directory, {recursive: true});
-	const files = renderAgentSchemas();
-	for (const name of await readdir(directory)) {
-		if (name.endsWith('.json') && !files.has(name)) await rm(join(directory, name));
-	}
-	for (const [name, text] of files) await writeFile(join(directory, name), text);
-	return [...files.keys()];
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const written = await writeAgentSchemas();
-	process.stdout.write(`wrote ${written.length} schema files to ${agentSchemaDirectory}\n`);
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) await writeSchemaFiles(agentSchemaDirectory, renderAgentSchemas());

@@ -1,8 +1,8 @@
-import {z} from 'zod';
+import {renderSchemaFiles, type PublishedSchema} from '../../files/schema-files.js';
 import {AtifTrajectory} from './atif/atif-schema.js';
 
 /** The committed JSON Schema files, by file name under `supervisor/export-formats/schema/`. */
-const published: Record<string, {title: string; schema: z.ZodType}> = {
+const published: Record<string, PublishedSchema> = {
 	'atif-trajectory.json': {title: 'ATIF v1.7 trajectory (trajectory.json), as harness-lab writes and checks it', schema: AtifTrajectory},
 };
 
@@ -11,10 +11,5 @@ const published: Record<string, {title: string; schema: z.ZodType}> = {
  * model's fields on agent steps only, a result answering a call of its own step) is checked by the zod schema alone.
  */
 export function renderExportSchemas(): Map<string, string> {
-	const files = new Map<string, string>();
-	for (const [name, {title, schema}] of Object.entries(published)) {
-		const {$schema, ...rest} = z.toJSONSchema(schema, {target: 'draft-2020-12', io: 'output', unrepresentable: 'throw'});
-		files.set(name, `${JSON.stringify({$schema, title: `harness-lab ${title}`, ...rest}, null, '\t')}\n`);
-	}
-	return files;
+	return renderSchemaFiles(published, 'harness-lab ');
 }

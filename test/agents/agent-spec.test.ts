@@ -1,6 +1,7 @@
 import {readdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
+import {checkCommittedSchemas} from '../committed-schemas.js';
 import {agentIdentity, checkSpec, readAgentSpec, type InstallManifest} from '../../agents/index.js';
 import {renderAgentSchemas} from '../../agents/json-schemas.js';
 import {agentSchemaDirectory} from '../../agents/write-json-schemas.js';
@@ -80,9 +81,7 @@ t.test('every example spec validates, and a spec names the files it needs beside
 
 t.test('the committed JSON Schema files are exactly what the zod schemas generate', async t => {
 	const expected = renderAgentSchemas();
-	const committed = (await readdir(agentSchemaDirectory)).filter(name => name.endsWith('.json')).sort();
-	t.same(committed, [...expected.keys()].sort(), 'the same files (run node dist/agents/write-json-schemas.js to refresh)');
-	for (const [name, text] of expected) t.equal(await readFile(join(agentSchemaDirectory, name), 'utf8').catch(() => null), text, `${name} is fresh`);
+	await checkCommittedSchemas(t, agentSchemaDirectory, expected, 'dist/agents/write-json-schemas.js');
 	const spec = JSON.parse(expected.get('agent-spec.json')!);
 	t.same(spec.oneOf.map((branch: {properties: {adapter: {const: string}}}) => branch.properties.adapter.const), ['qwen-code', 'opencode', 'pi', 'codex', 'command']);
 	t.match(spec.oneOf[0].properties.package.properties.version.pattern, /^\^\(0\|/, 'the exact-version rule is in the schema too');

@@ -1,16 +1,11 @@
-import {readdir, readFile} from 'node:fs/promises';
-import {join} from 'node:path';
 import t from 'tap';
+import {checkCommittedSchemas} from '../committed-schemas.js';
 import {renderJsonSchemas} from '../../controller-protocol/json-schemas.js';
 import {schemaDirectory} from '../../controller-protocol/write-json-schemas.js';
 
 t.test('the committed JSON Schema files are exactly what the zod schemas generate', async t => {
 	const expected = renderJsonSchemas();
-	const committed = (await readdir(schemaDirectory)).filter(name => name.endsWith('.json')).sort();
-	t.same(committed, [...expected.keys()].sort(), 'the same files (run node dist/controller-protocol/write-json-schemas.js to refresh)');
-	for (const [name, text] of expected) {
-		t.equal(await readFile(join(schemaDirectory, name), 'utf8').catch(() => null), text, `${name} is fresh`);
-	}
+	await checkCommittedSchemas(t, schemaDirectory, expected, 'dist/controller-protocol/write-json-schemas.js');
 });
 
 t.test('the JSON Schemas describe the same messages as the zod schemas', async t => {
