@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import {keyOptions} from '../engine/provider/openai-client.js';
 import type {AskModel} from '../sdk/cartridge.js';
 import type {GraderResult, JudgeEndpoint} from './evaluation-protocol.js';
 
@@ -14,9 +15,9 @@ const judgeTimeoutMs = 60_000;
 export function judgeAsker(endpoint: JudgeEndpoint, exchanges: JudgeExchange[]): AskModel {
 	return async prompt => {
 		const request = {model: endpoint.model, messages: [{role: 'user' as const, content: prompt}]};
-		const key = endpoint.api_key_env === null ? 'hlab-no-key' : process.env[endpoint.api_key_env];
+		const key = endpoint.api_key_env === null ? null : process.env[endpoint.api_key_env];
 		if (key === undefined || key === '') throw new Error(`the judge's API key variable ${endpoint.api_key_env} is not set`);
-		const client = new OpenAI({baseURL: endpoint.base_url, apiKey: key, maxRetries: 0, timeout: judgeTimeoutMs});
+		const client = new OpenAI({baseURL: endpoint.base_url, maxRetries: 0, timeout: judgeTimeoutMs, ...keyOptions(key)});
 		try {
 			const completion = await client.chat.completions.create(request);
 			exchanges.push({request, status: 200, response: JSON.parse(JSON.stringify(completion)) as JudgeExchange['response'], error: null});

@@ -57,9 +57,6 @@ export interface RunAgentOptions {
 
 type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
 
-/** The placeholder key sent to an endpoint that needs none (the scripted provider). */
-const noKey = 'hlab-no-key';
-
 /** The harness a run uses, checked: the value, or why it cannot be run. */
 type CheckedHarness = {ok: true; harness: Harness; fingerprint: HarnessFingerprint} | {ok: false; problem: string};
 
@@ -277,8 +274,8 @@ function attachLimiter(share: ProviderLimiterShare | undefined): ProviderLimiter
 }
 
 /** The API key from the named environment variable; it is passed to the client only, never recorded. */
-function readApiKey(provider: ResolvedProvider): string {
-	if (provider.api_key_env === null) return noKey;
+function readApiKey(provider: ResolvedProvider): string | null {
+	if (provider.api_key_env === null) return null;
 	const key = process.env[provider.api_key_env];
 	if (key === undefined || key.trim() === '') throw new EngineError('auth', `the API key variable ${provider.api_key_env} is not set`);
 	return key;

@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {Plan} from '../../supervisor/plan/plan-schema.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
-import {answerTwoTurns, startEndpoint} from '../engine/provider-endpoint.js';
+import {answerTwoTurns, startEndpoint, type Arrival} from '../engine/provider-endpoint.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {scratch} from './experiment-fixture.js';
@@ -11,7 +11,7 @@ import {scratch} from './experiment-fixture.js';
 checkNoLeaks(t);
 
 /** An OpenAI-compatible endpoint that answers after `delayMs` and remembers the most requests it had in flight at once. */
-async function slowEndpoint(t: Test, delayMs: number): Promise<{url: string; mostInFlight: () => number}> {
+async function slowEndpoint(t: Test, delayMs: number): Promise<{url: string; mostInFlight: () => number; arrivals: Arrival[]}> {
 	let inFlight = 0;
 	let most = 0;
 	const endpoint = await startEndpoint(t, (arrival, response) => {
@@ -22,7 +22,7 @@ async function slowEndpoint(t: Test, delayMs: number): Promise<{url: string; mos
 			answerTwoTurns(response, arrival.body);
 		}, delayMs);
 	});
-	return {url: endpoint.url, mostInFlight: () => most};
+	return {url: endpoint.url, mostInFlight: () => most, arrivals: endpoint.arrivals};
 }
 
 /** Freezes six one-turn trials at concurrency 6 against `url`, with the given extra flags, and runs the baseline. */
@@ -56,6 +56,7 @@ t.test('without limits the same attempt drives the provider with several request
 	const {plan} = await runWith(t, endpoint.url, []);
 	t.equal(plan.provider_limits, undefined);
 	t.ok(endpoint.mostInFlight() > 1, `at most ${endpoint.mostInFlight()} in flight`);
+	t.same(new Set(endpoint.arrivals.map(arrival => arrival.authorization)), new Set([null]), "--api-key-env '' sends no key: no Authorization header at all");
 });
 
 t.test('a limit flag that is not a positive whole number is refused in one line', async t => {

@@ -6,11 +6,12 @@ import {runAgent, type ExecutionOutcome, type ProviderLimiterShare} from '../../
 import {readJsonl, tempDir} from './engine-run.js';
 import {twoTurnAnswer} from '../../scripted/index.js';
 
-/** One request as the endpoint saw it: when it arrived (ms since the endpoint started), and its body. */
+/** One request as the endpoint saw it: when it arrived (ms since the endpoint started), its body and its Authorization header. */
 export interface Arrival {
 	index: number;
 	at: number;
 	body: any;
+	authorization: string | null;
 }
 
 export interface Endpoint {
@@ -30,7 +31,7 @@ export async function startEndpoint(t: Test, reply: Reply): Promise<Endpoint> {
 		const chunks: Buffer[] = [];
 		request.on('data', chunk => chunks.push(chunk as Buffer));
 		request.on('end', () => {
-			const arrival = {index: arrivals.length, at, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null')};
+			const arrival = {index: arrivals.length, at, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'), authorization: request.headers.authorization ?? null};
 			arrivals.push(arrival);
 			reply(arrival, response);
 		});
