@@ -7,7 +7,7 @@ import {absolutePath} from './path-option.js';
 export function registerBuildHost(program: Command): void {
 	program
 		.command('build-host')
-		.description('build a self-contained host executable of this checkout into a new folder: DIR/hlab (launcher) and DIR/build.json (commit, dirty flag, file digests, node path and digest, overall digest)')
+		.description('build a host executable of this checkout into a new folder: DIR/hlab (a launcher of its own copy of the code, run by this machine\'s Node) and DIR/build.json (commit, dirty flag, file digests, node path and digest, overall digest)')
 		.requiredOption('--out <dir>', 'a new folder for the build (an existing one is refused)', absolutePath)
 		.option('--json', 'print build.json')
 		.action(async (flags: {out: string; json?: boolean}) => {

@@ -58,7 +58,7 @@ export const commands: Record<string, CommandEntry> = {
 	'build-host': {
 		load: async () => (await import('./build-host.js')).registerBuildHost,
 		term: 'build-host [options]',
-		description: 'build a self-contained host executable of this checkout into a new folder: DIR/hlab (launcher) and DIR/build.json (commit, dirty flag, file digests, node path and digest, overall digest)',
+		description: 'build a host executable of this checkout into a new folder: DIR/hlab (a launcher of its own copy of the code, run by this machine\'s Node) and DIR/build.json (commit, dirty flag, file digests, node path and digest, overall digest)',
 	},
 	pair: {
 		load: async () => (await import('./pair.js')).registerPair,
