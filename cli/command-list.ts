@@ -18,7 +18,7 @@ export const commands: Record<string, CommandEntry> = {
 	eval: {
 		load: async () => (await import('./eval/index.js')).registerEval,
 		term: 'eval [options]',
-		description: 'freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks',
+		description: 'freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, resume one, or list tasks',
 	},
 	agent: {
 		load: async () => (await import('./agent.js')).registerAgent,

@@ -17,6 +17,8 @@ export type {VerifiedLedger} from './task-core/ledger-chain.js';
 export {recoverySummary, reportSummary} from './report/report-summary.js';
 export {totalsOf} from './report/totals.js';
 export {readPlanFile} from './stages/read-plan.js';
+// An earlier attempt's sealed records taken in place of running their entries (hlab eval --resume).
+export {ranIdentityOf, type CarriedTasks} from './stages/carried-records.js';
 export {Ledger, readLedger} from './task-core/ledger.js';
 export {readMessages} from './task-core/controller-tasks.js';
 export {builtinAttemptTask, type AttemptTask} from './task-core/attempt-task.js';

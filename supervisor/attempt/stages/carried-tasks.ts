@@ -1,0 +1,55 @@
+import {copyFile, mkdir} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
+import {canonicalJson} from '../../../files/canonical-json.js';
+import {writeJson} from '../../../files/write-json.js';
+import {fingerprintHarness} from '../../../harness/index.js';
+import type {AttemptContext} from './attempt-context.js';
+import type {CarriedTasks, RanIdentity} from './carried-records.js';
+import {hostRef} from './attempt-host.js';
+import {candidateIdentity} from './candidate-evidence.js';
+import type {Services} from './start-services.js';
+import type {TaskResult} from '../report/report-schema.js';
+
+/** What this attempt runs, measured as its attempt.json records it. */
+function ranHere(attempt: AttemptContext, services: Services): RanIdentity {
+	const candidate = candidateIdentity(services.candidate);
+	return {
+		side: attempt.side,
+		plan_digest: attempt.plan.plan_digest,
+		candidate: candidate === null ? null : {source_digest: candidate.source_digest, code_digest: candidate.code_digest},
+		host: hostRef(services.host)?.digest ?? null,
+		agent: services.agent?.identity ?? null,
+		harness: attempt.options.harness == null ? null : fingerprintHarness(attempt.options.harness).digest,
+	};
+}
+
+/** The carried records this attempt may take: none when it runs something else than the attempt they come from (said in one line). */
+export function acceptedCarry(attempt: AttemptContext, services: Services): CarriedTasks | null {
+	const carried = attempt.options.carried ?? null;
+	if (carried === null || carried.results.size === 0) return null;
+	const here = ranHere(attempt, services);
+	const differs = (Object.keys(here) as Array<keyof RanIdentity>).filter(key => canonicalJson(here[key] ?? null) !== canonicalJson(carried.ran[key] ?? null));
+	if (differs.length > 0) {
+		carried.say(`${carried.from.dir} ran another ${differs.join(', ')}: none of its records is taken; every entry runs`);
+		return null;
+	}
+	return carried;
+}
+
+/**
+ * An entry taken from the earlier attempt: the files its seal vouched for copied into this attempt's task folder, its
+ * result (naming where it came from) written and appended to this attempt's own ledger, sealed over the copies.
+ */
+export async function carryTask(attempt: AttemptContext, carried: CarriedTasks, index: number): Promise<TaskResult> {
+	const {result, files} = carried.results.get(index)!;
+	for (const file of files) {
+		await mkdir(dirname(join(attempt.dir, file)), {recursive: true});
+		await copyFile(join(carried.from.dir, file), join(attempt.dir, file));
+	}
+	// A record already carried once keeps the attempt that ran it.
+	const taken: TaskResult = {...result, resumed_from: result.resumed_from ?? carried.from.attempt_id};
+	const resultFile = taken.evidence['result'];
+	if (resultFile !== undefined) await writeJson(join(attempt.dir, resultFile), taken, {atomic: true});
+	await attempt.ledger.append(taken);
+	return taken;
+}
