@@ -25,8 +25,7 @@ export async function resumeAttempt(options: ResumeOptions): ReturnType<typeof r
 	const source = await openResumeSource(from, options.say);
 	const {results, rerun} = await takeableRecords(source);
 	for (const {entry, why} of rerun) options.say(`${entry} is rerun: ${why}`);
-	const total = source.plan.task_ids.length;
-	options.say(`resuming ${from}: ${results.size} of ${total} entries taken from its sealed ledger, ${total - results.size} to run`);
+	if (source.record === null) options.say(`resuming ${from}: it died before writing attempt.json, so it sealed no record; every entry runs`);
 	const carried: CarriedTasks | null = source.record === null ? null : {
 		from: {attempt_id: source.record.attempt_id, dir: from},
 		ran: ranIdentityOf(source.record),

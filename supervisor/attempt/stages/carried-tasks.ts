@@ -26,13 +26,15 @@ function ranHere(attempt: AttemptContext, services: Services): RanIdentity {
 /** The carried records this attempt may take: none when it runs something else than the attempt they come from (said in one line). */
 export function acceptedCarry(attempt: AttemptContext, services: Services): CarriedTasks | null {
 	const carried = attempt.options.carried ?? null;
-	if (carried === null || carried.results.size === 0) return null;
+	if (carried === null) return null;
 	const here = ranHere(attempt, services);
 	const differs = (Object.keys(here) as Array<keyof RanIdentity>).filter(key => canonicalJson(here[key] ?? null) !== canonicalJson(carried.ran[key] ?? null));
 	if (differs.length > 0) {
 		carried.say(`${carried.from.dir} ran another ${differs.join(', ')}: none of its records is taken; every entry runs`);
 		return null;
 	}
+	const total = attempt.plan.task_ids.length;
+	carried.say(`resuming ${carried.from.dir}: ${carried.results.size} of ${total} entries taken from its sealed ledger, ${total - carried.results.size} to run`);
 	return carried;
 }
 
