@@ -10,6 +10,7 @@
  *   progress/   what a person watching the terminal sees
  */
 export {runAttempt, type AttemptOptions} from './run-attempt.js';
+export {checkCandidateFile} from './stages/load-candidate.js';
 export {serveTasks, type ServedTasks, type TaskService} from './serve-tasks.js';
 export {recoverAttempt} from './report/recover.js';
 export {readAttemptRecord, verifyAttemptLedger} from './report/attempt-evidence.js';
