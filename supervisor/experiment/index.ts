@@ -6,6 +6,6 @@
  *   run-sides.ts            the baseline and each candidate as attempts of the plan, stopped cleanly by a signal
  *   experiment-verdicts.ts  the last line: each candidate's verdict
  */
-export {ExperimentError, experimentLayout, type ExperimentCandidate, type ExperimentLayout} from './experiment-layout.js';
-export {checkCandidates, runSides, type Sides} from './run-sides.js';
+export {experimentLayout, type ExperimentCandidate, type ExperimentLayout} from './experiment-layout.js';
+export {checkCandidates, runSides} from './run-sides.js';
 export {verdictLine} from './experiment-verdicts.js';

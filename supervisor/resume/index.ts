@@ -6,5 +6,4 @@
  *   takeable-records.ts   which of its records the seal vouches for and hold a verdict, and why the others are rerun
  *   resume-attempt.ts     the new attempt, same side and candidate, with those records carried
  */
-export {resumeAttempt, type ResumeOptions} from './resume-attempt.js';
-export {ResumeError} from './resume-error.js';
+export {resumeAttempt} from './resume-attempt.js';
