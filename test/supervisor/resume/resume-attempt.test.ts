@@ -35,6 +35,11 @@ t.test('an attempt killed with SIGKILL mid-task is refused while live, then resu
 	t.match(resumed.stdout, /resumed: 2 of 4 entries taken from attempt /);
 	const verify = await hlab(['verify', second]);
 	t.equal(verify.record.exit_code, 0, `the resumed attempt verifies on its own: ${verify.stdout}${verify.stderr}`);
+	const baseline = await hlab(['eval', '--plan', held.plan, '--artifacts', join(held.dir, 'baseline'), '--json']);
+	t.equal(baseline.record.exit_code, 0, baseline.stderr);
+	const compare = await hlab(['eval', '--compare', `${join(held.dir, 'baseline')}/report.json,${second}/report.json`, '--json']);
+	const verification = (JSON.parse(compare.stdout) as {checks: {rule: string; satisfied: boolean; message: string}[]}).checks.find(check => check.rule === 'verification');
+	t.equal(verification?.satisfied, true, `a comparison takes the resumed attempt as it takes any other: ${verification?.message}`);
 	const again = await hlab(['eval', '--resume', second]);
 	t.equal(again.record.exit_code, 2, 'a finished attempt has nothing to resume');
 	t.match(again.stderr, /^hlab: .*second finished \(3\/4 passed\): there is nothing to resume; its report\.json stands$/m);
