@@ -21,7 +21,6 @@ interface ResumeFlags extends OtlpFlags {
 	threads?: string;
 	config?: string;
 	calibrate?: boolean;
-	queue?: string;
 	json?: boolean;
 }
 
@@ -35,7 +34,6 @@ export const resumeMode: EvalMode = {
 
 async function resume(flags: ResumeFlags): Promise<number> {
 	if (flags.calibrate === true) throw new UsageError('--calibrate runs a plan\'s baseline twice from the start; it does not resume');
-	if (flags.queue !== undefined) throw new UsageError('--resume runs the rest of the denominator here; --queue is not carried to a resume yet');
 	if (flags.side !== undefined && flags.side !== 'baseline' && flags.side !== 'candidate') throw new UsageError(`--side must be baseline or candidate, got '${flags.side}'`);
 	const interrupt = new AbortController();
 	const stopListening = listenForStop({words: attemptStopWords, stop: interrupt});

@@ -33,7 +33,7 @@ export async function takeableRecords(source: ResumeSource): Promise<TakeableRec
 		if (sealed.result.task_id !== id) return void rerun.push({entry: id, why: `its record names entry ${sealed.result.task_id}, not this plan's`});
 		const kept = keptFromVerdict(sealed.result);
 		if (kept !== null) return void rerun.push({entry: id, why: kept});
-		results.set(index, {result: sealed.result, files: Object.keys(sealed.seal.files)});
+		results.set(index, {result: sealed.result, files: sealed.seal.files});
 	});
 	return {results, rerun};
 }

@@ -19,8 +19,8 @@ export interface CarriedTasks {
 	from: {attempt_id: string; dir: string};
 	/** What the earlier attempt ran (its attempt.json). */
 	ran: RanIdentity;
-	/** By entry index: the sealed result, and the files its seal vouched for, relative to `from.dir`. */
-	results: Map<number, {result: TaskResult; files: string[]}>;
+	/** By entry index: the sealed result, and the files its seal vouched for (relative to `from.dir`) with their digests. */
+	results: Map<number, {result: TaskResult; files: Record<string, string>}>;
 	/** One line for the person watching. */
 	say: (line: string) => void;
 }

@@ -1,8 +1,9 @@
-import {copyFile, mkdir} from 'node:fs/promises';
+import {copyFile, mkdir, rm} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {canonicalJson} from '../../../files/canonical-json.js';
 import {writeJson} from '../../../files/write-json.js';
 import {fingerprintHarness} from '../../../harness/index.js';
+import {changedFiles} from '../../evidence/seal/index.js';
 import type {AttemptContext} from './attempt-context.js';
 import type {CarriedTasks, RanIdentity} from './carried-records.js';
 import {hostRef} from './attempt-host.js';
@@ -39,14 +40,21 @@ export function acceptedCarry(attempt: AttemptContext, services: Services): Carr
 }
 
 /**
- * An entry taken from the earlier attempt: the files its seal vouched for copied into this attempt's task folder, its
- * result (naming where it came from) written and appended to this attempt's own ledger, sealed over the copies.
+ * An entry taken from the earlier attempt: the files its seal vouched for copied into this attempt's task folder and
+ * held to the seal's digests once copied (a file changed since it was verified is not taken: null, and the entry runs),
+ * its result (naming where it came from) written and appended to this attempt's own ledger, sealed over the copies.
  */
-export async function carryTask(attempt: AttemptContext, carried: CarriedTasks, index: number): Promise<TaskResult> {
+export async function carryTask(attempt: AttemptContext, carried: CarriedTasks, index: number): Promise<TaskResult | null> {
 	const {result, files} = carried.results.get(index)!;
-	for (const file of files) {
+	for (const file of Object.keys(files)) {
 		await mkdir(dirname(join(attempt.dir, file)), {recursive: true});
 		await copyFile(join(carried.from.dir, file), join(attempt.dir, file));
+	}
+	const changed = changedFiles(attempt.dir, files);
+	if (changed.length > 0) {
+		carried.say(`${result.task_id} is rerun: its evidence changed in ${carried.from.dir} after it was verified (${changed.join('; ')})`);
+		for (const file of Object.keys(files)) await rm(join(attempt.dir, file), {force: true});
+		return null;
 	}
 	// A record already carried once keeps the attempt that ran it.
 	const taken: TaskResult = {...result, resumed_from: result.resumed_from ?? carried.from.attempt_id};

@@ -87,11 +87,11 @@ function attemptTasks(attempt: AttemptContext, admission: Admission): Array<Atte
 /** Launches the task when the total budget allows it (a carried record counts as launched); otherwise records it failed with reason `budget`. */
 async function withinBudget(attempt: AttemptContext, index: number, budget: BudgetGate, progress: Progress, run: () => Promise<RecordedTask>, carried: CarriedTasks | null): Promise<RecordedTask> {
 	const refused = budget.launch();
-	if (refused === null && carried?.results.has(index) === true) {
-		const result = await carryTask(attempt, carried, index);
-		budget.finished(result);
-		progress.finished(result, false);
-		return {result, problem: null};
+	const taken = refused === null && carried?.results.has(index) === true ? await carryTask(attempt, carried, index) : null;
+	if (taken !== null) {
+		budget.finished(taken);
+		progress.finished(taken, false);
+		return {result: taken, problem: null};
 	}
 	if (refused !== null) {
 		const result = await recordFailedTask(attempt, index, refused);
