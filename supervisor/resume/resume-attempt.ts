@@ -17,12 +17,13 @@ export interface ResumeOptions extends Omit<AttemptOptions, 'planPath' | 'carrie
 /**
  * `hlab eval --resume DIR`: a new attempt of DIR's plan, into a new evidence directory, that takes DIR's sealed
  * finished records (verified against DIR's seal, copied and sealed again in its own ledger) and runs only the rest of
- * the denominator. Without a candidate flag it runs what DIR ran (its recorded candidate or host), as the same side.
+ * the denominator. Without a candidate flag it runs what DIR ran (its recorded candidate), as the same side; a host or agent side is refused.
  */
 export async function resumeAttempt(options: ResumeOptions): ReturnType<typeof runAttempt> {
 	const from = resolve(options.from);
 	if (!existsSync(from)) throw new ResumeError('not_an_attempt', `${from} does not exist: no attempt to resume`);
 	const source = await openResumeSource(from, options.say);
+	const subject = sameSubject(options, source);
 	const {results, rerun} = await takeableRecords(source);
 	for (const {entry, why} of rerun) options.say(`${entry} is rerun: ${why}`);
 	if (source.record === null) options.say(`resuming ${from}: it died before writing attempt.json, so it sealed no record; every entry runs`);
@@ -33,19 +34,20 @@ export async function resumeAttempt(options: ResumeOptions): ReturnType<typeof r
 		say: options.say,
 	};
 	const {from: _from, say: _say, ...attempt} = options;
-	return runAttempt({...attempt, ...sameSubject(options, source), planPath: source.planPath, artifacts: options.artifacts ?? freeSibling(from), carried});
+	return runAttempt({...attempt, ...subject, planPath: source.planPath, artifacts: options.artifacts ?? freeSibling(from), carried});
 }
 
 /** The side and the candidate of the earlier attempt, unless the command line names them; the other side is refused. */
-function sameSubject(options: ResumeOptions, source: ResumeSource): Partial<Pick<AttemptOptions, 'side' | 'candidatePath' | 'candidateHost'>> {
+function sameSubject(options: ResumeOptions, source: ResumeSource): Partial<Pick<AttemptOptions, 'side' | 'candidatePath'>> {
 	const record = source.record;
 	if (record === null) return {};
+	// A supervised side's duration is its whole attempt's span on one supervisor's monotonic clock: two attempts have no common one.
+	if (record.host !== null || record.agent !== null) throw new ResumeError('supervised_side', `${source.dir} ran ${record.host !== null ? 'a host candidate' : 'a third-party agent'}, whose whole-attempt wall time is measured on one supervisor's clock: it cannot be resumed yet (hlab eval --recover keeps its records; run the plan again)`);
 	const named = options.candidatePath !== null || (options.candidateHost ?? null) !== null || (options.agentSpec ?? null) !== null || (options.candidateCartridge ?? null) !== null;
 	const side = options.side ?? (named ? 'candidate' : record.side);
 	if (side !== record.side) throw new ResumeError('other_side', `${source.dir} is the ${record.side} side; a resume runs the same side (got ${side})`);
 	if (named) return {side};
-	if (record.agent !== null) throw new ResumeError('other_side', `${source.dir} ran the agent ${record.agent.package?.name ?? record.agent.adapter}; give its spec again with --agent`);
-	return {side, candidatePath: record.candidate?.source_path ?? null, candidateHost: record.host?.launched ?? null};
+	return {side, candidatePath: record.candidate?.source_path ?? null};
 }
 
 function freeSibling(from: string): string {

@@ -1,3 +1,4 @@
+import {existsSync} from 'node:fs';
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
@@ -88,4 +89,11 @@ t.test('a resume with another candidate than the attempt ran takes none of its r
 	const baseline = await hlab(['eval', '--resume', held.first, '--side', 'baseline']);
 	t.equal(baseline.record.exit_code, 2, 'the other side is refused');
 	t.match(baseline.stderr, /is the candidate side; a resume runs the same side \(got baseline\)/);
+	// What attempt.json says ran decides what may be resumed: a host side's duration cannot span two supervisors.
+	const record = JSON.parse(await readFile(join(held.first, 'attempt.json'), 'utf8')) as Record<string, unknown>;
+	await writeFile(join(held.first, 'attempt.json'), JSON.stringify({...record, candidate: null, host: {launched: other, path: other, kind: 'file', digest: `sha256:${'0'.repeat(64)}`}}));
+	const host = await hlab(['eval', '--resume', held.first, '--artifacts', join(held.dir, 'third')]);
+	t.equal(host.record.exit_code, 2, host.stderr);
+	t.match(host.stderr, /ran a host candidate, whose whole-attempt wall time is measured on one supervisor's clock: it cannot be resumed yet/);
+	t.notOk(existsSync(join(held.dir, 'third')), 'nothing was started');
 });
