@@ -1,6 +1,6 @@
-import {copyFile, mkdir} from 'node:fs/promises';
+import {copyFile, mkdir, rm} from 'node:fs/promises';
 import type {Command, OptionValues} from 'commander';
-import {reportSummary} from '../supervisor/attempt/index.js';
+import {readPlanFile, reportSummary} from '../supervisor/attempt/index.js';
 import {checkCandidates, experimentLayout, runSides, verdictLine, type ExperimentCandidate, type ExperimentLayout} from '../supervisor/experiment/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {failedExit} from './exit-codes.js';
@@ -47,11 +47,17 @@ async function experiment(flags: OptionValues, command: Command, freezeFlags: st
 	const threads = flags['threads'] === undefined ? null : positiveInteger(flags['threads'] as string, '--threads');
 	const layout = experimentLayout((flags['out'] as string | undefined) ?? null, candidates);
 	await checkCandidates(layout);
+	// A plan that cannot be read is bad input before the folder exists.
+	if (flags['plan'] !== undefined) await readPlanFile(flags['plan'] as string);
 	const stop = new AbortController();
 	const stopListening = listenForStop({words: experimentStopWords, stop});
 	try {
 		await mkdir(layout.out, {recursive: true});
-		await planStep(flags, command, layout);
+		await planStep(flags, command, layout).catch(async (error: unknown) => {
+			// A freeze that refuses its flags leaves no folder to refuse the next try.
+			await rm(layout.out, {recursive: true, force: true});
+			throw error;
+		});
 		const sides = await runSides(layout, {
 			signal: stop.signal, keepWorkdirs: flags['keepWorkdirs'] === true, configPath: (flags['config'] as string | undefined) ?? null, threads,
 			show: (dir, report) => void process.stdout.write(`${reportSummary(dir, report)}\n`),

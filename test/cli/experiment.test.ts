@@ -87,5 +87,11 @@ t.test('bad input is refused in one line before anything is written', async t =>
 	const broken = await hlab(['experiment', '--task', 'sales_report', '--candidate', join(dir, 'broken.ts'), '--out', join(dir, 'd')]);
 	t.equal(broken.record.exit_code, 2);
 	t.notOk(existsSync(join(dir, 'd')), 'a candidate that does not compile is found before the folder is made');
+	const unknownTask = await hlab(['experiment', '--task', 'no_such_task', '--candidate', candidate, '--out', join(dir, 'e')]);
+	t.equal(unknownTask.record.exit_code, 2, unknownTask.stderr);
+	t.notOk(existsSync(join(dir, 'e')), 'a freeze that refuses its flags leaves no folder behind');
+	const noPlan = await hlab(['experiment', '--plan', join(dir, 'missing.json'), '--candidate', candidate, '--out', join(dir, 'f')]);
+	t.equal(noPlan.record.exit_code, 2, noPlan.stderr);
+	t.match(noPlan.stderr, /^hlab: cannot read plan .*missing\.json/m);
 	t.same((await readdir(dir)).sort(), ['broken.ts', 'c']);
 });
