@@ -63,8 +63,9 @@ async function experiment(flags: OptionValues, command: Command, freezeFlags: st
 			show: (dir, report) => void process.stdout.write(`${reportSummary(dir, report)}\n`),
 			say: line => void process.stdout.write(`\n${line}\n`),
 		});
-		if (sides.stopped !== null) {
-			process.stderr.write(`hlab: the experiment stopped ${sides.stopped}; no decision; what was written stays in ${layout.out}\n`);
+		const stopped = sides.stopped ?? (stop.signal.aborted ? 'before the comparison' : null);
+		if (stopped !== null) {
+			process.stderr.write(`hlab: the experiment stopped ${stopped}; no decision; what was written stays in ${layout.out}\n`);
 			return failedExit;
 		}
 		process.stdout.write(`\ncompare: hlab eval --compare ${sides.reports.join(',')} --decision-output ${layout.decision}\n`);
