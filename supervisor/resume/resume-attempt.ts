@@ -39,10 +39,12 @@ export async function resumeAttempt(options: ResumeOptions): ReturnType<typeof r
 
 /** The side and the candidate of the earlier attempt, unless the command line names them; the other side is refused. */
 function sameSubject(options: ResumeOptions, source: ResumeSource): Partial<Pick<AttemptOptions, 'side' | 'candidatePath'>> {
+	// A pinned controller's setup and score calls are the attempt's own evidence (DIR/controller/), not a task's.
+	if (source.plan.controller !== null) throw new ResumeError('not_resumable', `${source.dir} ran a plan with a pinned controller, whose calls' evidence belongs to the whole attempt: it cannot be resumed yet (hlab eval --recover keeps its records; run the plan again)`);
 	const record = source.record;
 	if (record === null) return {};
 	// A supervised side's duration is its whole attempt's span on one supervisor's monotonic clock: two attempts have no common one.
-	if (record.host !== null || record.agent !== null) throw new ResumeError('supervised_side', `${source.dir} ran ${record.host !== null ? 'a host candidate' : 'a third-party agent'}, whose whole-attempt wall time is measured on one supervisor's clock: it cannot be resumed yet (hlab eval --recover keeps its records; run the plan again)`);
+	if (record.host !== null || record.agent !== null) throw new ResumeError('not_resumable', `${source.dir} ran ${record.host !== null ? 'a host candidate' : 'a third-party agent'}, whose whole-attempt wall time is measured on one supervisor's clock: it cannot be resumed yet (hlab eval --recover keeps its records; run the plan again)`);
 	const named = options.candidatePath !== null || (options.candidateHost ?? null) !== null || (options.agentSpec ?? null) !== null || (options.candidateCartridge ?? null) !== null;
 	const side = options.side ?? (named ? 'candidate' : record.side);
 	if (side !== record.side) throw new ResumeError('other_side', `${source.dir} is the ${record.side} side; a resume runs the same side (got ${side})`);
