@@ -12,7 +12,7 @@ export interface TakeableRecords {
 /**
  * The earlier attempt's records that its seal vouches for (an unbroken MAC chain with its key, one record per entry, its
  * files unchanged), of this plan's denominator, and that hold a verdict: a record that the attempt (not the candidate)
- * kept from one (interrupted, never started, its worker lost) is rerun like a missing one. Nothing else is trusted.
+ * kept from one (interrupted, never started, its worker lost, the provider unavailable) is rerun like a missing one. Nothing else is trusted.
  */
 export async function takeableRecords(source: ResumeSource): Promise<TakeableRecords> {
 	const {plan, record, dir} = source;
@@ -43,6 +43,8 @@ function keptFromVerdict(result: TaskResult): string | null {
 	if (result.reason === 'aborted') return 'it was interrupted';
 	if (result.reason === 'worker_lost') return 'its queue node was lost';
 	if (result.reason === 'evidence') return 'its evidence was not vouched for';
+	// What a comparison would ask to rerun anyway: the provider, not the candidate, failed it.
+	if (result.outcome?.infrastructure === true) return 'the infrastructure failed it (the provider stayed unavailable)';
 	if (result.wall_ms === null) return `it never started (${result.reason ?? 'failed'})`;
 	return null;
 }
