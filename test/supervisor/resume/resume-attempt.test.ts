@@ -3,6 +3,7 @@ import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {hlab} from '../../hlab.js';
+import {launchBrowser, openPage} from '../report/browser.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {editLedgerLine, entries, heldAttempt, readReport} from './resume-fixture.js';
 
@@ -41,6 +42,12 @@ t.test('an attempt killed with SIGKILL mid-task is refused while live, then resu
 	const compare = await hlab(['eval', '--compare', `${join(held.dir, 'baseline')}/report.json,${second}/report.json`, '--json']);
 	const verification = (JSON.parse(compare.stdout) as {checks: {rule: string; satisfied: boolean; message: string}[]}).checks.find(check => check.rule === 'verification');
 	t.equal(verification?.satisfied, true, `a comparison takes the resumed attempt as it takes any other: ${verification?.message}`);
+	const page = await hlab(['report', second]);
+	t.equal(page.record.exit_code, 0, page.stderr);
+	const browser = await launchBrowser(t);
+	const {page: view, watch} = await openPage(browser, join(second, 'report.html'));
+	t.match(await view.textContent('#sides'), `resumed2 of 4 entries taken from attempt ${firstId} (${held.first}): answer_from_prompt, sales_report`, 'the page says where the records came from');
+	t.same(watch.errors, []);
 	const again = await hlab(['eval', '--resume', second]);
 	t.equal(again.record.exit_code, 2, 'a finished attempt has nothing to resume');
 	t.match(again.stderr, /^hlab: .*second finished \(3\/4 passed\): there is nothing to resume; its report\.json stands$/m);
