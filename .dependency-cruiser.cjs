@@ -60,6 +60,10 @@ const layers = [
 	{name: 'supervisor/cleanup', path: '^supervisor/cleanup/'},
 	// hlab agent: one task through the attempt's pieces.
 	{name: 'supervisor/run-one', path: '^supervisor/run-one/'},
+	// hlab eval --resume: a new attempt that takes a crashed one's sealed records and runs the rest.
+	{name: 'supervisor/resume', path: '^supervisor/resume/'},
+	// hlab experiment: freeze, baseline, candidates, compare and page in one folder, each step as by hand.
+	{name: 'supervisor/experiment', path: '^supervisor/experiment/'},
 	// 7. Self-checks: they run bin/hlab.js as a user would.
 	{name: 'checks', path: '^checks/'},
 	// 8. The command line, on top of everything it offers.

@@ -18,7 +18,12 @@ export const commands: Record<string, CommandEntry> = {
 	eval: {
 		load: async () => (await import('./eval/index.js')).registerEval,
 		term: 'eval [options]',
-		description: 'freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, or list tasks',
+		description: 'freeze a plan, run an attempt of it, compare two reports, recover a crashed attempt, resume one, or list tasks',
+	},
+	experiment: {
+		load: async () => (await import('./experiment.js')).registerExperiment,
+		term: 'experiment [options]',
+		description: 'freeze a plan (or take --plan), run the baseline and each candidate, compare and write the page, all in one new folder (--out)',
 	},
 	agent: {
 		load: async () => (await import('./agent.js')).registerAgent,

@@ -1,7 +1,7 @@
 import type {Command, OptionValues} from 'commander';
 
-/** The five things `hlab eval` does; the flag that chooses one has the same name (`--freeze`, `--plan`, ...). */
-export type ModeName = 'freeze' | 'plan' | 'compare' | 'recover' | 'list';
+/** The six things `hlab eval` does; the flag that chooses one has the same name (`--freeze`, `--plan`, ...). */
+export type ModeName = 'freeze' | 'plan' | 'compare' | 'recover' | 'resume' | 'list';
 
 /** Flags declared together: the modes that take them, and what a refusal says of one given to another mode. */
 export interface FlagGroup {

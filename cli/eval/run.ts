@@ -37,7 +37,7 @@ export const runMode: EvalMode = {
 	name: 'plan',
 	addTrigger: command => command.option('--plan <plan.json>', 'run one attempt of this plan', absolutePath),
 	own: {
-		modes: ['plan'], why: 'is an option of an attempt',
+		modes: ['plan', 'resume'], why: 'is an option of an attempt',
 		add: command => addOtlpFlags(command)
 			.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
 			.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)

@@ -8,11 +8,11 @@ export const sharedFlags: FlagGroup[] = [
 		add: command => command.option('--task <ids>', 'all, or a comma list of task ids (case ids with --cartridge)', 'all'),
 	},
 	{
-		modes: ['freeze', 'plan'], why: 'names the configuration a plan is frozen or run with',
+		modes: ['freeze', 'plan', 'resume'], why: 'names the configuration a plan is frozen or run with',
 		add: command => command.option('--config <file>', 'configuration file (default: ./harness-lab.config.json when present)', absolutePath),
 	},
 	{
-		modes: ['freeze', 'plan'], why: 'names the third-party agent a side runs',
+		modes: ['freeze', 'plan', 'resume'], why: 'names the third-party agent a side runs',
 		add: command => command.option('--agent <spec>', 'third-party agent spec (agent.json or YAML): with --plan, its agent CLI runs every task through its adapter, a supervised process tree behind the task\'s own metering proxy; with --freeze, the baseline\'s agent, its identity frozen into the plan', absolutePath),
 	},
 	{
@@ -22,7 +22,7 @@ export const sharedFlags: FlagGroup[] = [
 			.option('--redis-password-file <file>', 'with --queue: the Redis password, read from this file (or from HLAB_REDIS_PASSWORD), never from the command line', absolutePath),
 	},
 	{
-		modes: ['freeze', 'plan', 'compare', 'recover', 'list'], why: 'applies to every mode',
+		modes: ['freeze', 'plan', 'compare', 'recover', 'resume', 'list'], why: 'applies to every mode',
 		add: command => command.option('--json', 'print one JSON document instead of the summary'),
 	},
 ];

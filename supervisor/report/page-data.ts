@@ -43,6 +43,8 @@ function sideOf(side: SideInput) {
 		ended_at: report.ended_at,
 		attempt_wall_ms: report.attempt_wall_ms,
 		plan_digest: report.plan_digest,
+		// A resumed attempt: where the records it took came from, one line per earlier attempt.
+		resumed: (report.resumed_from ?? []).map(source => `${source.entries.length} of ${report.totals.tasks} entries taken from attempt ${source.attempt_id}${source.dir === null ? '' : ` (${source.dir})`}: ${source.entries.join(', ')}`),
 	};
 }
 

@@ -265,7 +265,7 @@ export const pageScript = String.raw`
 			return h('div', {cls: 'card'}, h('h3', {text: side.label}),
 				h('p', {cls: 'big ' + (t.passed === t.tasks ? 'good-text' : 'bad-text'), text: t.passed + ' / ' + t.tasks + ' passed'}),
 				integrityBlock(side.integrity),
-				h('dl', {cls: 'identity'}, [['attempt', side.attempt_id], ['completion', side.completion], ['admitted', side.admission.admitted ? 'yes' : 'no: ' + side.admission.differences.join('; ')], ['turns', num(t.turns)], ['tokens', num(t.total_tokens)], ['task wall time', ms(t.wall_ms)], ['timing', side.timing], ['candidate', side.candidate ? side.candidate.source_path + ' (' + short(side.candidate.code_digest) + ')' : side.host ? side.host.path : side.agent ? 'agent: ' + side.agent : 'none: the production engine'], ['report', side.report_path]].map(function (r) {
+				h('dl', {cls: 'identity'}, [['attempt', side.attempt_id], ['completion', side.completion], ['admitted', side.admission.admitted ? 'yes' : 'no: ' + side.admission.differences.join('; ')], ['turns', num(t.turns)], ['tokens', num(t.total_tokens)], ['task wall time', ms(t.wall_ms)], ['timing', side.timing], ['candidate', side.candidate ? side.candidate.source_path + ' (' + short(side.candidate.code_digest) + ')' : side.host ? side.host.path : side.agent ? 'agent: ' + side.agent : 'none: the production engine'], ['report', side.report_path]].concat(side.resumed.map(function (line) { return ['resumed', line]; })).map(function (r) {
 					return [h('dt', {text: r[0]}), h('dd', {text: r[1]})];
 				})),
 				side.problems.length ? h('ul', {cls: 'problems'}, side.problems.map(function (p) { return h('li', {text: p}); })) : null);

@@ -40,7 +40,7 @@ export class Progress {
 		this.#countTokens(result);
 		if (this.quiet) return;
 		if (this.#live) this.#draw();
-		else this.out.write(`[${this.#done}/${this.total}] ${terminalText(result.task_id)}: ${result.status}${result.reason ? ` (${result.reason})` : ''}${taskTime(result)}\n`);
+		else this.out.write(`[${this.#done}/${this.total}] ${terminalText(result.task_id)}: ${result.status}${result.reason ? ` (${result.reason})` : ''}${taskTime(result)}${result.resumed_from === undefined ? '' : ', taken from the resumed attempt'}\n`);
 	}
 
 	end(): void {

@@ -31,6 +31,8 @@ export interface ReportInput {
 	wallMs: number | null;
 	/** A supervised host's whole-attempt wall time and per-task sum from its host records; absent for in-process sides. */
 	hostWall?: {attempt_wall_ms: number | null; task_sum_ms: number | null};
+	/** A resumed attempt: the folder of each earlier attempt it took records from, by attempt id (absent: not resumed). */
+	resumedDirs?: Record<string, string> | undefined;
 }
 
 /** The one report builder: a run and a recovery given the same results state the same totals and verdict. */
@@ -63,7 +65,17 @@ export function buildReport(input: ReportInput): Report {
 		attempt_wall_ms: input.wallMs,
 		// Present only for supervised hosts: an in-process report has no such key at all.
 		...(input.hostWall === undefined ? {} : {host_measure: hostMeasure(input.hostWall, input.results)}),
+		// Present only when some record was taken from an earlier attempt.
+		...resumedFrom(input.results, input.resumedDirs ?? {}),
 	});
+}
+
+/** The earlier attempts whose records a resumed attempt took, each with its entries in frozen order. */
+function resumedFrom(results: TaskResult[], dirs: Record<string, string>): {resumed_from?: Report['resumed_from']} {
+	const sources = new Map<string, string[]>();
+	for (const result of results) if (result.resumed_from !== undefined) sources.set(result.resumed_from, [...(sources.get(result.resumed_from) ?? []), result.task_id]);
+	if (sources.size === 0) return {};
+	return {resumed_from: [...sources].map(([attemptId, entries]) => ({attempt_id: attemptId, dir: dirs[attemptId] ?? null, entries}))};
 }
 
 /** The host's measurements beside its claims: a task whose claimed turns or tokens differ from the metering is listed. */

@@ -31,6 +31,7 @@ export async function reportAttempt(attempt: AttemptContext, admission: Admissio
 		endedAt: new Date().toISOString(),
 		wallMs: performance.now() - attempt.t0,
 		hostWall: await supervisedWall(attempt, services),
+		resumedDirs: run.carried === null ? undefined : {[run.carried.from.attempt_id]: run.carried.from.dir},
 	});
 	await writeReport(attempt.dir, report);
 	attempt.log.info({passed: report.passed, totals: report.totals}, 'attempt finished');

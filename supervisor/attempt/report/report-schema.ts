@@ -42,6 +42,8 @@ export const TaskResult = z.object({
 	 * shipped (a local attempt, or a task that never started).
 	 */
 	node: z.string().nullable().optional(),
+	/** The attempt that ran this entry, when its sealed record was taken from it by `hlab eval --resume`; absent when this attempt ran it. */
+	resumed_from: z.string().optional(),
 });
 export type TaskResult = z.infer<typeof TaskResult>;
 
@@ -118,6 +120,9 @@ export const HostMeasure = z.object({
 });
 export type HostMeasure = z.infer<typeof HostMeasure>;
 
+/** An attempt whose sealed records a resumed attempt took (`hlab eval --resume`): which entries; its folder when known. */
+export const ResumedSource = z.object({attempt_id: z.string(), dir: z.string().nullable(), entries: z.array(z.string())});
+
 export const Report = z.object({
 	schema: z.literal(reportSchema),
 	attempt_id: z.string(),
@@ -154,5 +159,7 @@ export const Report = z.object({
 	attempt_wall_ms: z.number().nonnegative().nullable(),
 	/** A supervised-host side's own measurements: its wall time and usage as the supervisor took them. Absent for in-process sides. */
 	host_measure: HostMeasure.nullable().optional(),
+	/** Present only in a resumed attempt: each earlier attempt whose records it took, with their entries (each task says it as `resumed_from`). */
+	resumed_from: z.array(ResumedSource).optional(),
 });
 export type Report = z.infer<typeof Report>;

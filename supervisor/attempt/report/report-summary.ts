@@ -9,6 +9,7 @@ export function reportSummary(dir: string, report: Report): string {
 		`  integrity: ${describeIntegrity(report.integrity)}`,
 		`  turns ${report.totals.turns ?? 'unknown'}, tokens ${report.totals.total_tokens ?? 'unknown'}, task wall ${report.totals.wall_ms === null ? 'unknown' : `${Math.round(report.totals.wall_ms)} ms`}`,
 	];
+	for (const source of report.resumed_from ?? []) lines.push(`  resumed: ${source.entries.length} of ${report.totals.tasks} entries taken from attempt ${source.attempt_id}${source.dir === null ? '' : ` (${source.dir})`}, sealed there`);
 	if (!report.admission.admitted) lines.push('  admission rejected:', ...report.admission.differences.map(line => `    - ${line}`));
 	lines.push(...failuresOf(report.tasks));
 	for (const problem of report.problems) lines.push(`  problem: ${problem}`);

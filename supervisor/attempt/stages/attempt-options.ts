@@ -4,6 +4,7 @@ import type {Harness} from '../../../harness/index.js';
 import type {Plan} from '../../plan/plan-schema.js';
 import type {TraceOptions} from '../export/attempt-traces.js';
 import type {RemotePlacement} from '../task-core/task-placement.js';
+import type {CarriedTasks} from './carried-records.js';
 import {hostDirOf} from '../../host/index.js';
 import {InputError} from '../../input-error.js';
 
@@ -36,6 +37,8 @@ export interface AttemptOptions {
 	remotePlacement?: (attempt: {attemptId: string; dir: string; plan: Plan; log: Logger}) => RemotePlacement;
 	/** Exports each recorded task as a trace over OTLP/HTTP; never slows or fails the attempt. */
 	traces?: TraceOptions | null;
+	/** Sealed records of an earlier attempt of this plan, taken in place of running their entries (`hlab eval --resume`). */
+	carried?: CarriedTasks | null;
 }
 
 export class HostOptionError extends InputError {

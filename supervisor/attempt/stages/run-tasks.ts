@@ -21,6 +21,8 @@ import type {TaskResult} from '../report/report-schema.js';
 import type {Services} from './start-services.js';
 import type {RecordedTask, TaskTurn} from '../task-core/task-execution.js';
 import type {Placement} from '../task-core/task-placement.js';
+import {acceptedCarry, carryTask} from './carried-tasks.js';
+import type {CarriedTasks} from './carried-records.js';
 
 export interface TaskRun {
 	/** One per task of the denominator, in frozen order. */
@@ -29,6 +31,8 @@ export interface TaskRun {
 	problems: string[];
 	/** Processes ended at a task's end that no one task can be said to have left (tasks had overlapped). */
 	unattributed: LeakedProcess[];
+	/** The earlier attempt whose sealed records were taken in place of running their entries; null when none was. */
+	carried: CarriedTasks | null;
 }
 
 const interrupted: TaskFailure = {reason: 'unfinished', message: 'the attempt was interrupted before this task started'};
@@ -36,20 +40,21 @@ const interrupted: TaskFailure = {reason: 'unfinished', message: 'the attempt wa
 /** Runs the fixed denominator; an attempt refused before its tasks records every one of them failed for that one reason. */
 export async function runTasks(attempt: AttemptContext, admission: Admission, services: Services): Promise<TaskRun> {
 	const {ready} = services;
-	if (ready.failure !== null) return {results: await failDenominator(attempt, ready.failure), problems: [], unattributed: []};
+	if (ready.failure !== null) return {results: await failDenominator(attempt, ready.failure), problems: [], unattributed: [], carried: null};
 	const {plan} = attempt;
 	const turns = taskTurns(attempt, admission, services, ready.provider);
 	const budget = new BudgetGate(plan.total_budget);
+	const carried = acceptedCarry(attempt, services);
 	try {
 		const recorded = await runInFrozenOrder<RecordedTask>({
 			count: plan.task_ids.length,
 			lanes: lanesOf(plan),
 			signal: attempt.signal,
-			run: index => withinBudget(attempt, index, budget, turns.progress, () => turns.run(index)),
+			run: index => withinBudget(attempt, index, budget, turns.progress, () => turns.run(index), carried),
 			// Tasks an interruption kept from starting are failures of the fixed denominator, never dropped.
 			notStarted: index => ({result: failedResult(index, plan.task_ids[index]!, interrupted), problem: null}),
 		});
-		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? []), unattributed: turns.unattributed};
+		return {results: recorded.map(task => task.result), problems: recorded.flatMap(task => task.problem ?? []), unattributed: turns.unattributed, carried};
 	} finally {
 		turns.progress.end();
 	}
@@ -79,9 +84,15 @@ function attemptTasks(attempt: AttemptContext, admission: Admission): Array<Atte
 	return admission.result.tasks.map(task => (task === null ? null : builtinAttemptTask(task)));
 }
 
-/** Launches the task when the total budget allows it; otherwise records it failed with reason `budget`. */
-async function withinBudget(attempt: AttemptContext, index: number, budget: BudgetGate, progress: Progress, run: () => Promise<RecordedTask>): Promise<RecordedTask> {
+/** Launches the task when the total budget allows it (a carried record counts as launched); otherwise records it failed with reason `budget`. */
+async function withinBudget(attempt: AttemptContext, index: number, budget: BudgetGate, progress: Progress, run: () => Promise<RecordedTask>, carried: CarriedTasks | null): Promise<RecordedTask> {
 	const refused = budget.launch();
+	const taken = refused === null && carried?.results.has(index) === true ? await carryTask(attempt, carried, index) : null;
+	if (taken !== null) {
+		budget.finished(taken);
+		progress.finished(taken, false);
+		return {result: taken, problem: null};
+	}
 	if (refused !== null) {
 		const result = await recordFailedTask(attempt, index, refused);
 		progress.finished(result, false);
