@@ -111,6 +111,11 @@ export const commands: Record<string, CommandEntry> = {
 		term: 'gc [options]',
 		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence, never what a live process holds",
 	},
+	init: {
+		load: async () => (await import('./init.js')).registerInit,
+		term: 'init <kind> <dir>',
+		description: 'write a working skeleton of a plugin (single-file candidate), a cartridge or an experiment controller into a new or empty folder, with a README whose commands validate it and run it once offline',
+	},
 	'mock-provider': {
 		load: async () => (await import('./mock-provider.js')).registerMockProvider,
 		term: 'mock-provider [options]',

@@ -3,6 +3,7 @@ import type {Command} from 'commander';
 import {writeReport, type ReportPaths} from '../supervisor/report/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {okExit} from './exit-codes.js';
+import {outputPath} from './path-option.js';
 
 interface ReportFlags {
 	compare?: string;
@@ -17,7 +18,7 @@ export function registerReport(program: Command): void {
 		.argument('[dir]', "an attempt's evidence directory")
 		.option('--compare <baseline,candidate>', 'two report.json files to show side by side')
 		.option('--decision <file>', 'the decision.json written by hlab eval --compare (with --compare)')
-		.option('--output <file>', 'the page to write (never overwritten); default report.html beside the input')
+		.option('--out, --output <file>', 'the page to write (never overwritten); default report.html beside the input (--output: alias of --out)', outputPath)
 		.action(async (dir: string | undefined, flags: ReportFlags) => {
 			const {paths, output} = resolveInputs(dir, flags);
 			await writeReport(paths, output);
