@@ -29,7 +29,7 @@ export function registerAgent(program: Command): void {
 		.option('--cartridge <dir>', 'instead of --task: run a case of this cartridge with its harness and tools, judged by its graders', absolutePath)
 		.option('--case <id>', 'with --cartridge: the case to run')
 		.option('--responses <file>', 'with --cartridge and --provider scripted: the response script that plays the case', absolutePath)
-		.requiredOption('--workspace <dir>', 'the task workspace: set up from the task\'s files when it does not exist; an existing one must be empty', absolutePath)
+		.requiredOption('--workspace <dir>', 'the task workspace: set up from the task\'s files when it does not exist; an existing one must be empty', outputPath)
 		.option('--candidate <file>', 'a single-file candidate plugin (TypeScript) to load', absolutePath);
 	addProviderOptions(command)
 		.option('--grade-timeout <duration>', 'the grader\'s deadline', '1m')

@@ -108,8 +108,8 @@ export const commands: Record<string, CommandEntry> = {
 	},
 	gc: {
 		load: async () => (await import('./gc.js')).registerGc,
-		term: 'gc [options]',
-		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence, never what a live process holds",
+		term: 'gc [options] [dir...]',
+		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence unless named (gc DIR...), never what a live process holds",
 	},
 	init: {
 		load: async () => (await import('./init.js')).registerInit,

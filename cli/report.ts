@@ -36,6 +36,6 @@ function resolveInputs(dir: string | undefined, flags: ReportFlags): {paths: Rep
 	if (flags.compare === undefined) throw new UsageError('give an evidence directory, or --compare baseline/report.json,candidate/report.json --decision decision.json');
 	const reports = flags.compare.split(',').map(path => path.trim()).filter(path => path.length > 0);
 	if (reports.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
-	if (flags.decision === undefined) throw new UsageError('--compare needs --decision decision.json (written by hlab eval --compare --decision-output)');
+	if (flags.decision === undefined) throw new UsageError('--compare needs --decision decision.json (written by hlab eval --compare --out)');
 	return {paths: {baseline: reports[0]!, candidate: reports[1]!, decision: flags.decision}, output: resolve(flags.output ?? join(dirname(flags.decision), 'report.html'))};
 }
