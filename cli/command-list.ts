@@ -38,7 +38,7 @@ export const commands: Record<string, CommandEntry> = {
 	controller: {
 		load: async () => (await import('./controller.js')).registerController,
 		term: 'controller',
-		description: 'experiment controllers: build the sample, check a pinned identity',
+		description: 'experiment controllers: build one (the sample, or your own with --entry), check a pinned identity',
 	},
 	supervise: {
 		load: async () => (await import('./supervise.js')).registerSupervise,

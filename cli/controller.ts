@@ -10,7 +10,7 @@ import {absolutePath, outputPath} from './path-option.js';
 export function registerController(program: Command): void {
 	const controller = program
 		.command('controller')
-		.description('experiment controllers: build the sample, check a pinned identity');
+		.description('experiment controllers: build one (the sample, or your own with --entry), check a pinned identity');
 	controller
 		.command('build')
 		.description('bundle an experiment controller (the sample, or --entry FILE), write DIR/experiment-controller.mjs and DIR/controller.json, and print the identity')
