@@ -40,7 +40,8 @@ async function refuseUnlessRemovable(path: string, live: {held: string[]; writin
 	if (!await isAttemptDir(path)) throw new EvidenceRefusedError(`${path} is not an attempt's evidence directory (no plan.json beside attempt.json, ledger.jsonl, report.json or lock.json); nothing removed`, 'not_attempt');
 	const lock = readAttemptLock(path);
 	if (lock !== null && holderRuns(lock)) throw new EvidenceRefusedError(`${path} is a live attempt: its supervisor runs (pid ${lock.pid}); nothing removed`, 'evidence_live');
-	if (live.writing.some(dir => dir === path || dir.startsWith(`${path}/`))) throw new EvidenceRefusedError(`${path} is where a live hlab process writes; nothing removed`, 'evidence_live');
+	// Inside, or a folder it sits in (a calibration writes DIR/a then DIR/b, and reads both at the end).
+	if (live.writing.some(dir => dir === path || dir.startsWith(`${path}/`) || path.startsWith(`${dir}/`))) throw new EvidenceRefusedError(`${path} is where a live hlab process writes; nothing removed`, 'evidence_live');
 	if (isHeld(live.held, path)) throw new EvidenceRefusedError(`${path} is in use: a live process holds a file or its working directory there; nothing removed`, 'evidence_live');
 }
 

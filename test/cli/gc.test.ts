@@ -208,6 +208,16 @@ t.test('gc DIR... removes the named attempts\' evidence only, after checking eac
 	holder.abort();
 	await held;
 
+	// A live process told to write into the folder the attempt sits in (a calibration's DIR, a search's --out).
+	const writer = new AbortController();
+	const writing = runInGroup({argv: ['bash', '-c', 'sleep 60; true', '--out', 'experiments'], cwd: base, deadlineMs: 60_000, signal: writer.signal});
+	await waitFor(async () => (await gc(['--dry-run', 'experiments/a'])).record.exit_code === 2 ? true : undefined, 10_000);
+	const written = await gc(['experiments/a']);
+	t.equal(written.record.exit_code, 2);
+	t.match(written.stderr, /experiments\/a is where a live hlab process writes; nothing removed/);
+	writer.abort();
+	await writing;
+
 	const dry = await gc(['--dry-run', 'experiments/a', crashed]);
 	t.equal(dry.record.exit_code, 0, dry.stderr);
 	t.match(dry.stdout, /^would remove .*experiments\/a  \(attempt evidence, named\)$/m);
