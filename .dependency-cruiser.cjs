@@ -58,6 +58,8 @@ const layers = [
 	{name: 'supervisor/listing', path: '^supervisor/listing/'},
 	// hlab's leftovers removed (hlab gc), attempts' runtime roots told apart by the evidence that names them.
 	{name: 'supervisor/cleanup', path: '^supervisor/cleanup/'},
+	// hlab init: skeletons of a plugin, a cartridge, a controller, copied from examples/init/.
+	{name: 'supervisor/scaffold', path: '^supervisor/scaffold/'},
 	// hlab agent: one task through the attempt's pieces.
 	{name: 'supervisor/run-one', path: '^supervisor/run-one/'},
 	// hlab eval --resume: a new attempt that takes a crashed one's sealed records and runs the rest.

@@ -6,7 +6,7 @@ import type {PlanProvider} from '../supervisor/plan/plan-schema.js';
 import {failedExit, okExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
 import {addProviderOptions, readProviderFlags, type ProviderFlags} from './provider-flags.js';
-import {absolutePath} from './path-option.js';
+import {absolutePath, outputPath} from './path-option.js';
 import {listenForStop, type StopWords} from './stop-signals.js';
 
 interface AgentFlags extends ProviderFlags {
@@ -29,11 +29,11 @@ export function registerAgent(program: Command): void {
 		.option('--cartridge <dir>', 'instead of --task: run a case of this cartridge with its harness and tools, judged by its graders', absolutePath)
 		.option('--case <id>', 'with --cartridge: the case to run')
 		.option('--responses <file>', 'with --cartridge and --provider scripted: the response script that plays the case', absolutePath)
-		.requiredOption('--workspace <dir>', 'the task workspace: set up from the task\'s files when it does not exist; an existing one must be empty', absolutePath)
+		.requiredOption('--workspace <dir>', 'the task workspace: set up from the task\'s files when it does not exist; an existing one must be empty', outputPath)
 		.option('--candidate <file>', 'a single-file candidate plugin (TypeScript) to load', absolutePath);
 	addProviderOptions(command)
 		.option('--grade-timeout <duration>', 'the grader\'s deadline', '1m')
-		.option('--state-dir <dir>', 'where journal.jsonl and messages.jsonl go (default: a new temporary directory)', absolutePath)
+		.option('--out, --state-dir <dir>', 'where journal.jsonl and messages.jsonl go (default: a new temporary directory; --state-dir: alias of --out)', outputPath)
 		.option('--json', 'print the result as JSON')
 		.action(async (flags: AgentFlags, self: Command) => runAgentCommand(flags, self));
 }

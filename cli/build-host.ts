@@ -2,13 +2,13 @@ import type {Command} from 'commander';
 import {buildHost, harnessCheckoutRoot, SourceError} from '../supervisor/source/index.js';
 import {installRoot} from '../files/install-root.js';
 import {UsageError} from '../supervisor/input-error.js';
-import {absolutePath} from './path-option.js';
+import {outputPath} from './path-option.js';
 
 export function registerBuildHost(program: Command): void {
 	program
 		.command('build-host')
 		.description('build a host executable of this checkout into a new folder: DIR/hlab (a launcher of its own copy of the code, run by this machine\'s Node) and DIR/build.json (commit, dirty flag, file digests, node path and digest, overall digest)')
-		.requiredOption('--out <dir>', 'a new folder for the build (an existing one is refused)', absolutePath)
+		.requiredOption('--out <dir>', 'a new folder for the build (an existing one is refused)', outputPath)
 		.option('--json', 'print build.json')
 		.action(async (flags: {out: string; json?: boolean}) => {
 			try {

@@ -10,6 +10,7 @@ import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
 import {listenForStop, type StopWords} from './stop-signals.js';
+import {outputPath} from './path-option.js';
 
 interface EvalFlags extends ProviderChoiceFlags {
 	responses?: string;
@@ -32,7 +33,7 @@ export function registerCartridge(program: Command): void {
 	const evaluate = cartridge
 		.command('eval <dir>')
 		.description('run the cartridge\'s cases, judge each with its collectors and graders, and keep one record per case')
-		.requiredOption('--out <dir>', 'where the run is recorded (new or empty)')
+		.requiredOption('--out <dir>', 'where the run is recorded (new or empty)', outputPath)
 		.option('--case <id>', 'run this case only')
 		.option('--max-steps <n>', 'replace the contract\'s max_steps')
 		.option('--threshold <value>', 'fail any scored grader below this value (0..1)')
@@ -46,7 +47,7 @@ export function registerCartridge(program: Command): void {
 		.command('replay <run>')
 		.description('re-run a recorded run\'s cases against another cartridge with the recorded model responses fixed, and report what changed')
 		.requiredOption('--cartridge <dir>', 'the (changed) cartridge to replay against')
-		.requiredOption('--out <dir>', 'where the replay is recorded (new or empty)')
+		.requiredOption('--out <dir>', 'where the replay is recorded (new or empty)', outputPath)
 		.option('--json', 'print replay.json')
 		.action(async (run: string, flags: {cartridge: string; out: string; json?: boolean}) => replayCommand(run, flags));
 	cartridge

@@ -5,7 +5,7 @@ import {runControllerCheck} from '../checks/controller/run-check.js';
 import {controllerCheckSummary} from '../checks/controller/summary.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {reportCheck, requireNewOutput} from './check-report.js';
-import {absolutePath} from './path-option.js';
+import {absolutePath, outputPath} from './path-option.js';
 
 /** `hlab check controller`, a subcommand of `hlab check`. */
 export function registerControllerCheck(check: Command): void {
@@ -14,7 +14,7 @@ export function registerControllerCheck(check: Command): void {
 		.description('with a controller plan and synthetic execution observations (no model call), verify that a fabricated success verdict cannot override the independent grader, that a side whose re-score failed cannot win whatever the controller answers, and that an edited candidate gets a new durable decision without overwriting the old one')
 		.requiredOption('--hlab <exe>', 'the hlab executable whose compare is checked', absolutePath)
 		.requiredOption('--plan <plan.json>', 'a plan frozen with --experiment-controller', absolutePath)
-		.requiredOption('--output <dir>', 'a new directory for result.json, observations and decisions', absolutePath)
+		.requiredOption('--out, --output <dir>', 'a new directory for result.json, observations and decisions (--output: alias of --out)', outputPath)
 		.option('--json', 'print result.json instead of a summary')
 		.action(async (flags: {hlab: string; plan: string; output: string; json?: boolean}) => {
 			requireNewOutput(flags.output);

@@ -2,14 +2,14 @@ import {Option, type Command} from 'commander';
 import {runPairRecoveryCheck} from '../checks/pair-recovery/run-check.js';
 import {pairRecoveryCheckSummary} from '../checks/pair-recovery/summary.js';
 import {reportCheck, requireNewOutput} from './check-report.js';
-import {absolutePath} from './path-option.js';
+import {outputPath} from './path-option.js';
 
 /** `hlab check pair-recovery`, a subcommand of `hlab check`. */
 export function registerPairRecoveryCheck(check: Command): void {
 	check
 		.command('pair-recovery')
 		.description('run hlab pair against synthetic eval executables that crash or hang, cancel and kill the pair, and verify pair.json keeps finished tasks, fails unfinished ones and never shrinks the denominator (no model call)')
-		.requiredOption('--output <dir>', 'a new directory for result.json and the pairs', absolutePath)
+		.requiredOption('--out, --output <dir>', 'a new directory for result.json and the pairs (--output: alias of --out)', outputPath)
 		.option('--json', 'print result.json instead of a summary')
 		.addOption(new Option('--disable-ledger-sync', 'test-only: run the pair without its ledger copy, to show the check catches it').hideHelp())
 		.action(async (flags: {output: string; json?: boolean; disableLedgerSync?: boolean}) => {

@@ -4,14 +4,14 @@ import {cleanupCheckSummary} from '../checks/process-cleanup/summary.js';
 import {registerControllerCheck} from './check-controller.js';
 import {registerPairRecoveryCheck} from './check-pair-recovery.js';
 import {reportCheck, requireNewOutput} from './check-report.js';
-import {absolutePath} from './path-option.js';
+import {outputPath} from './path-option.js';
 
 export function registerCheck(program: Command): void {
 	const check = program.command('check').description('self-checks of the framework that make no model call');
 	check
 		.command('process-cleanup')
 		.description('run synthetic process trees through the supervisor and verify in /proc that none survives')
-		.requiredOption('--output <dir>', 'a new directory for result.json and per-scenario records', absolutePath)
+		.requiredOption('--out, --output <dir>', 'a new directory for result.json and per-scenario records (--output: alias of --out)', outputPath)
 		.option('--json', 'print result.json instead of a summary')
 		.addOption(new Option('--disable-sweep', 'test-only: run without the sweep, to show the check catches it').hideHelp())
 		.action(async (flags: {output: string; json?: boolean; disableSweep?: boolean}) => {

@@ -15,6 +15,12 @@ export async function renderCliReference(): Promise<string> {
 		'Generated from `cli/command-list.ts` and the commands it loads (`npm run build && npm run docs:cli`); do not edit by hand.',
 		'`test/cli/reference.test.ts` fails when this page is stale.',
 		'',
+		'Every command that writes an output folder or file names it `--out`. The older names are aliases of `--out`',
+		'and keep working: `eval --artifacts` and `eval --decision-output`, `--output` (`pair`, `report`, `check ...`),',
+		'`plugin describe --types-dir`, `agent --state-dir`. An output path whose parent folder does not exist is refused',
+		'(one `hlab:` line, exit 2), never created: make the parent first (`mkdir -p experiments`). Durations are a',
+		'number and a unit (`1500ms`, `30s`, `2m`, `1h`); defaults are written in the largest unit that divides them.',
+		'',
 		helpBlock(program),
 		...sections,
 	].join('\n');

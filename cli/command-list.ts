@@ -43,7 +43,7 @@ export const commands: Record<string, CommandEntry> = {
 	controller: {
 		load: async () => (await import('./controller.js')).registerController,
 		term: 'controller',
-		description: 'experiment controllers: build the sample, check a pinned identity',
+		description: 'experiment controllers: build one (the sample, or your own with --entry), check a pinned identity',
 	},
 	supervise: {
 		load: async () => (await import('./supervise.js')).registerSupervise,
@@ -113,8 +113,13 @@ export const commands: Record<string, CommandEntry> = {
 	},
 	gc: {
 		load: async () => (await import('./gc.js')).registerGc,
-		term: 'gc [options]',
-		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence, never what a live process holds",
+		term: 'gc [options] [dir...]',
+		description: "remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence unless named (gc DIR...), never what a live process holds",
+	},
+	init: {
+		load: async () => (await import('./init.js')).registerInit,
+		term: 'init <kind> <dir>',
+		description: 'write a working skeleton of a plugin (single-file candidate), a cartridge or an experiment controller into a new or empty folder, with a README whose commands validate it and run it once offline',
 	},
 	'mock-provider': {
 		load: async () => (await import('./mock-provider.js')).registerMockProvider,

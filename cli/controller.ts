@@ -1,25 +1,28 @@
+import {existsSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import type {Command} from 'commander';
 import {ControllerIdentity, describeIssues} from '../controller-protocol/index.js';
-import {buildSampleController, verifyIdentityFiles} from '../supervisor/controller/index.js';
+import {buildController, buildSampleController, verifyIdentityFiles} from '../supervisor/controller/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit} from './exit-codes.js';
-import {absolutePath} from './path-option.js';
+import {absolutePath, outputPath} from './path-option.js';
 
 export function registerController(program: Command): void {
 	const controller = program
 		.command('controller')
-		.description('experiment controllers: build the sample, check a pinned identity');
+		.description('experiment controllers: build one (the sample, or your own with --entry), check a pinned identity');
 	controller
 		.command('build')
-		.description('bundle the sample experiment controller, write DIR/experiment-controller.mjs and DIR/controller.json, and print the identity')
-		.requiredOption('--out <dir>', 'directory for the bundle and its identity', absolutePath)
-		.action(async (flags: {out: string}) => {
+		.description('bundle an experiment controller (the sample, or --entry FILE), write DIR/experiment-controller.mjs and DIR/controller.json, and print the identity')
+		.requiredOption('--out <dir>', 'directory for the bundle and its identity', outputPath)
+		.option('--entry <file.ts>', 'your controller\'s entry file, importing hlab/sdk and Node builtins (e.g. from hlab init controller); default: the sample', absolutePath)
+		.action(async (flags: {out: string; entry?: string}) => {
+			if (flags.entry !== undefined && !existsSync(flags.entry)) throw new UsageError(`--entry ${flags.entry} does not exist`, 'controller');
 			let identity;
 			try {
-				identity = await buildSampleController(flags.out);
+				identity = flags.entry === undefined ? await buildSampleController(flags.out) : await buildController(flags.entry, flags.out);
 			} catch (error) {
-				return fail(`cannot build the sample controller: ${(error as Error).message}`);
+				return fail(`cannot build the ${flags.entry === undefined ? 'sample ' : ''}controller: ${(error as Error).message}`);
 			}
 			process.stdout.write(`${JSON.stringify(identity, null, 2)}\n`);
 		});

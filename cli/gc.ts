@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {resolve} from 'node:path';
 import type {Command} from 'commander';
-import {collectGarbage, type GcLine} from '../supervisor/cleanup/index.js';
+import {collectGarbage, removeNamedEvidence, type GcLine} from '../supervisor/cleanup/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {okExit} from './exit-codes.js';
 import {parseDuration} from './parse-units.js';
@@ -17,14 +17,15 @@ interface GcFlags {
 export function registerGc(program: Command): void {
 	program
 		.command('gc')
-		.description("remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence, never what a live process holds")
+		.description("remove hlab's leftovers: temporary folders, runtime roots of attempts whose supervisor is gone, the digest cache, pinned copies no evidence links to; never evidence unless named (gc DIR...), never what a live process holds")
 		.option('--dry-run', 'list what would go, with sizes, and remove nothing')
 		.option('--older-than <duration>', 'keep temporary and runtime folders changed more recently than this (a run no evidence here names may own them)', '1h')
 		.option('--evidence <dir...>', 'folders whose attempts name their runtime roots (default: ./experiments when it exists, else the working directory)')
 		.option('--shm <dir>', 'the shared-memory tmpfs where runtime roots fall back', '/dev/shm')
 		.option('--agents', 'also remove agent installs in the store that no spec in examples/agents/ pins')
-		.action(async (flags: GcFlags) => {
-			const lines = await collectGarbage({
+		.argument('[dir...]', 'instead: remove these attempts\' evidence directories, and nothing else; each must be an attempt\'s folder that no live supervisor or process uses, else none is removed (exit 2). Give them before --evidence, which takes every folder after it')
+		.action(async (dirs: string[], flags: GcFlags, command: Command) => {
+			const lines = dirs.length > 0 ? await namedEvidence(dirs, flags, command) : await collectGarbage({
 				env: process.env, shm: resolve(flags.shm), agents: flags.agents === true, dryRun: flags.dryRun === true,
 				olderThanMs: olderThan(flags.olderThan), evidence: evidenceFolders(flags.evidence),
 			});
@@ -32,6 +33,13 @@ export function registerGc(program: Command): void {
 			process.stdout.write(`${summary(lines, flags.dryRun === true)}\n`);
 			process.exitCode = okExit;
 		});
+}
+
+/** `hlab gc DIR...`: the named evidence alone; the leftover sweep's own flags would say something it does not do. */
+async function namedEvidence(dirs: string[], flags: GcFlags, command: Command): Promise<GcLine[]> {
+	const stray = ['evidence', 'agents', 'olderThan', 'shm'].find(key => command.getOptionValueSource(key) === 'cli');
+	if (stray !== undefined) throw new UsageError(`--${stray.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)} is an option of the leftover sweep; gc DIR... removes only the named evidence`);
+	return removeNamedEvidence(dirs, {dryRun: flags.dryRun === true});
 }
 
 function olderThan(text: string): number {

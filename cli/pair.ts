@@ -2,7 +2,7 @@ import {Option, type Command} from 'commander';
 import {pairSummary, runPair, type PairRecord} from '../supervisor/pair/index.js';
 import {failedExit, insufficientExit, okExit, reviseExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
-import {absolutePath} from './path-option.js';
+import {absolutePath, outputPath} from './path-option.js';
 import {listenForStop, type StopWords} from './stop-signals.js';
 
 interface PairFlags {
@@ -28,7 +28,7 @@ export function registerPair(program: Command): void {
 		.option('--candidate <file.ts>', 'a single-file candidate, run by the baseline executable', absolutePath)
 		.option('--candidate-host <exe>', 'a rebuilt candidate hlab executable; both sides then run as supervised hosts', absolutePath)
 		.option('--source-candidate <tar>', 'the source archive of the candidate host', absolutePath)
-		.requiredOption('--output <dir>', 'a new folder for pair.json, the inputs and both attempts', absolutePath)
+		.requiredOption('--out, --output <dir>', 'a new folder for pair.json, the inputs and both attempts (--output: alias of --out)', outputPath)
 		.option('--timeout <duration>', 'wall-clock limit of each side (e.g. 90s, 3m; a bare number is seconds)', '3m')
 		.option('--json', 'print pair.json')
 		.addOption(new Option('--disable-ledger-sync', 'test-only: do not copy ledgers into pair.json, to show the pair-recovery check catches it').hideHelp())

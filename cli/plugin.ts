@@ -7,7 +7,7 @@ import {sha256} from '../files/sha256.js';
 import {pluginProtocolVersion} from '../sdk/plugin.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {failedExit, okExit} from './exit-codes.js';
-import {absolutePath} from './path-option.js';
+import {absolutePath, outputPath} from './path-option.js';
 
 export function registerPlugin(program: Command): void {
 	const plugin = program.command('plugin').description('single-file candidate plugins: validate them, describe the SDK they build on');
@@ -26,7 +26,7 @@ export function registerPlugin(program: Command): void {
 	plugin
 		.command('describe')
 		.description('export the exact SDK type declarations into a new directory and report the capabilities and tools')
-		.requiredOption('--types-dir <dir>', 'a directory that must not exist yet', absolutePath)
+		.requiredOption('--out, --types-dir <dir>', 'a directory that must not exist yet, for the SDK\'s declarations (--types-dir: alias of --out)', outputPath)
 		.option('--json', 'print the description as JSON')
 		.action(async (flags: {typesDir: string; json?: boolean}) => {
 			const typesDir = resolve(flags.typesDir);

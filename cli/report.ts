@@ -3,6 +3,7 @@ import type {Command} from 'commander';
 import {writeReport, type ReportPaths} from '../supervisor/report/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {okExit} from './exit-codes.js';
+import {outputPath} from './path-option.js';
 
 interface ReportFlags {
 	compare?: string;
@@ -17,7 +18,7 @@ export function registerReport(program: Command): void {
 		.argument('[dir]', "an attempt's evidence directory")
 		.option('--compare <baseline,candidate>', 'two report.json files to show side by side')
 		.option('--decision <file>', 'the decision.json written by hlab eval --compare (with --compare)')
-		.option('--output <file>', 'the page to write (never overwritten); default report.html beside the input')
+		.option('--out, --output <file>', 'the page to write (never overwritten); default report.html beside the input (--output: alias of --out)', outputPath)
 		.action(async (dir: string | undefined, flags: ReportFlags) => {
 			const {paths, output} = resolveInputs(dir, flags);
 			await writeReport(paths, output);
@@ -35,6 +36,6 @@ function resolveInputs(dir: string | undefined, flags: ReportFlags): {paths: Rep
 	if (flags.compare === undefined) throw new UsageError('give an evidence directory, or --compare baseline/report.json,candidate/report.json --decision decision.json');
 	const reports = flags.compare.split(',').map(path => path.trim()).filter(path => path.length > 0);
 	if (reports.length !== 2) throw new UsageError('--compare needs exactly two reports: baseline/report.json,candidate/report.json');
-	if (flags.decision === undefined) throw new UsageError('--compare needs --decision decision.json (written by hlab eval --compare --decision-output)');
+	if (flags.decision === undefined) throw new UsageError('--compare needs --decision decision.json (written by hlab eval --compare --out)');
 	return {paths: {baseline: reports[0]!, candidate: reports[1]!, decision: flags.decision}, output: resolve(flags.output ?? join(dirname(flags.decision), 'report.html'))};
 }

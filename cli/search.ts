@@ -5,6 +5,7 @@ import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
 import {listenForStop, type StopWords} from './stop-signals.js';
+import {outputPath} from './path-option.js';
 
 interface RunFlags extends ProviderChoiceFlags {
 	planner: 'scripted' | 'openai-compatible';
@@ -29,7 +30,7 @@ export function registerSearch(program: Command): void {
 		.option('--root <harness>', '`builtin` or a harness file (harness-lab/harness@1)', 'builtin')
 		.option('--suite <tasks>', '`all` built-in tasks or a comma list of ids', 'all')
 		.option('--seeds <n>', 'replicates per candidate (seeds 1..n)', '3')
-		.requiredOption('--out <dir>', 'a new folder for the report, plans and evidence')
+		.requiredOption('--out <dir>', 'a new folder for the report, plans and evidence', outputPath)
 		.addOption(new Option('--planner <kind>', 'the search and mutation providers: deterministic, or backed by a model').choices(['scripted', 'openai-compatible']).default('scripted'))
 		.option('--planner-model <name>', 'openai-compatible planner: the model')
 		.option('--planner-base-url <url>', 'openai-compatible planner: the API base URL')

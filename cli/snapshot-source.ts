@@ -1,13 +1,13 @@
 import type {Command} from 'commander';
 import {describeLeftOut, harnessCheckoutRoot, snapshotSource, SourceError} from '../supervisor/source/index.js';
 import {UsageError} from '../supervisor/input-error.js';
-import {absolutePath} from './path-option.js';
+import {absolutePath, outputPath} from './path-option.js';
 
 export function registerSnapshotSource(program: Command): void {
 	program
 		.command('snapshot-source')
 		.description('archive the exact source state of a checkout: its commit, the complete patch against it (git diff HEAD --binary) and every untracked, not-ignored file, with a manifest of digests')
-		.requiredOption('--out <file.tar>', 'a new archive file (an existing one is refused)', absolutePath)
+		.requiredOption('--out <file.tar>', 'a new archive file (an existing one is refused)', outputPath)
 		.option('--dir <checkout>', 'a folder inside the checkout (default: the working directory)', absolutePath)
 		.option('--json', 'print the manifest')
 		.action(async (flags: {out: string; dir?: string; json?: boolean}) => {

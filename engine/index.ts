@@ -11,7 +11,7 @@ export {CandidateSnapshot} from './candidate/snapshot.js';
 export {compileCandidate} from './candidate/compile-candidate.js';
 export {loadCandidate} from './candidate/load-candidate.js';
 export {validateCandidate, ValidationVerdict} from './candidate/validate-candidate.js';
-export {sdkClosure, sdkDigest, sdkName, sdkSpecifier} from './candidate/sdk-files.js';
+export {legacySdkSpecifier, sdkClosure, sdkDigest, sdkEntry, sdkName, sdkSpecifier} from './candidate/sdk-files.js';
 export {activatePlugin} from './plugins/activate-plugin.js';
 export type {LoadedPlugin} from './plugins/loaded-plugin.js';
 export {capabilityCatalog} from './plugins/capability-catalog.js';

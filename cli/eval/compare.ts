@@ -7,12 +7,14 @@ import {writeCiOutputs, type CiOutputs} from '../../supervisor/compare/ci/write-
 import type {Decision} from '../../supervisor/compare/decision-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {fail, failedExit, insufficientExit, okExit, reviseExit} from '../exit-codes.js';
-import {absolutePath, absolutePaths} from '../path-option.js';
+import {absolutePaths, outputPath} from '../path-option.js';
+import {outOf} from './out-flag.js';
 import type {EvalMode} from './eval-mode.js';
 import {printResult} from './print-result.js';
 
 interface CompareFlags {
 	compare: string[];
+	out?: string;
 	decisionOutput?: string;
 	/** A path, or false for --no-html; absent: beside the decision. */
 	html?: string | false;
@@ -28,11 +30,11 @@ export const compareMode: EvalMode = {
 	own: {
 		modes: ['compare'], why: 'is an option of a comparison',
 		add: command => command
-			.option('--decision-output <file>', 'write the decision here (never overwrites)', absolutePath)
-			.option('--html <file>', 'with --decision-output: write the comparison page here (default: beside the decision, .html)', absolutePath)
-			.option('--no-html', 'with --decision-output: write no comparison page')
-			.option('--junit <file>', 'also write the decision as JUnit XML: a test case per task pair and one for the decision (never overwrites)', absolutePath)
-			.option('--summary-md <file>', 'also write a Markdown summary for a CI job page (never overwrites); appended to $GITHUB_STEP_SUMMARY when set', absolutePath),
+			.option('--decision-output <file>', 'alias of --out: write the decision here (never overwrites)', outputPath)
+			.option('--html <file>', 'with --out: write the comparison page here (default: beside the decision, .html)', outputPath)
+			.option('--no-html', 'with --out: write no comparison page')
+			.option('--junit <file>', 'also write the decision as JUnit XML: a test case per task pair and one for the decision (never overwrites)', outputPath)
+			.option('--summary-md <file>', 'also write a Markdown summary for a CI job page (never overwrites); appended to $GITHUB_STEP_SUMMARY when set', outputPath),
 	},
 	run: async (flags: CompareFlags) => compare(flags),
 };
@@ -41,7 +43,7 @@ async function compare(flags: CompareFlags): Promise<number> {
 	const paths = flags.compare;
 	if (paths.length < 2) throw new UsageError('--compare needs a baseline and at least one candidate: baseline/report.json,candidate/report.json[,...]');
 	if (paths.length > 2) return compareSeveral(flags);
-	const output = flags.decisionOutput ?? null;
+	const output = outOf(flags, '--decision-output', flags.decisionOutput) ?? null;
 	// Refused before any controller call: a decision is never overwritten, so there is nothing to decide.
 	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
 	const html = pageOutput(flags, output);
@@ -60,7 +62,7 @@ async function compare(flags: CompareFlags): Promise<number> {
 /** Several candidates: one decision file over all of them; it exits 0 when at least one is accepted. */
 async function compareSeveral(flags: CompareFlags): Promise<number> {
 	const [baseline, ...candidates] = flags.compare;
-	const output = flags.decisionOutput ?? null;
+	const output = outOf(flags, '--decision-output', flags.decisionOutput) ?? null;
 	const html = pageOutput(flags, output);
 	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
 	if (html !== null && existsSync(html)) throw new DecisionExistsError(`comparison page ${html} already exists; pages are never overwritten (--no-html to skip it)`);
@@ -91,7 +93,7 @@ function ciOutputs(flags: CompareFlags, page: string | null): CiOutputs {
 function pageOutput(flags: CompareFlags, decisionOutput: string | null): string | null {
 	if (flags.html === false) return null;
 	if (decisionOutput === null) {
-		if (flags.html !== undefined) throw new UsageError('--html needs --decision-output: the page shows a decision that was written');
+		if (flags.html !== undefined) throw new UsageError('--html needs --out: the page shows a decision that was written');
 		return null;
 	}
 	return flags.html ?? decisionOutput.replace(/(\.json)?$/, '.html');

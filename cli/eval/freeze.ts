@@ -7,7 +7,7 @@ import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {okExit} from '../exit-codes.js';
 import {positiveBytes, positiveInteger} from '../parse-units.js';
-import {absolutePath} from '../path-option.js';
+import {absolutePath, outputPath} from '../path-option.js';
 import {addLimitOptions, addProviderOptions, readLimitFlags, readProviderFlags, type LimitFlags, type ProviderChoice, type ProviderFlags} from '../provider-flags.js';
 import type {EvalMode} from './eval-mode.js';
 import {printResult} from './print-result.js';
@@ -35,7 +35,7 @@ interface FreezeFlags extends ProviderFlags, LimitFlags {
 /** `hlab eval --freeze`: everything an attempt will hold fixed, written once as a plan; no model call. */
 export const freezeMode: EvalMode = {
 	name: 'freeze',
-	addTrigger: command => command.option('--freeze <plan.json>', 'write a plan; makes no model call', absolutePath),
+	addTrigger: command => command.option('--freeze <plan.json>', 'write a plan; makes no model call', outputPath),
 	own: {
 		modes: ['freeze'], why: 'is frozen into a plan',
 		add: command => addLimitOptions(addProviderOptions(command))

@@ -3,7 +3,8 @@ import {runAttempt, reportSummary, type AttemptOptions} from '../../supervisor/a
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
 import {durationText, parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
-import {absolutePath} from '../path-option.js';
+import {absolutePath, outputPath} from '../path-option.js';
+import {outOf} from './out-flag.js';
 import {attemptStopWords, listenForStop} from '../stop-signals.js';
 import type {EvalMode} from './eval-mode.js';
 import {addOtlpFlags, traceOptionsOf, type OtlpFlags} from '../otlp-flags.js';
@@ -12,6 +13,7 @@ import {calibrate} from './calibrate.js';
 
 interface RunFlags extends OtlpFlags {
 	plan: string;
+	out?: string;
 	artifacts?: string;
 	candidate?: string;
 	candidateHost?: string;
@@ -39,7 +41,7 @@ export const runMode: EvalMode = {
 	own: {
 		modes: ['plan', 'resume'], why: 'is an option of an attempt',
 		add: command => addOtlpFlags(command)
-			.option('--artifacts <dir>', 'new evidence directory of the attempt', absolutePath)
+			.option('--artifacts <dir>', 'alias of --out: the attempt\'s new evidence folder', outputPath)
 			.option('--candidate <file.ts>', 'single-file candidate to load into the candidate slot', absolutePath)
 			.option('--candidate-host <exe>', 'host executable (e.g. a build-host launcher) that runs every task as `EXE host-worker` in its own supervised process group', absolutePath)
 			.option('--candidate-cartridge <dir>', 'with a cartridge plan: a changed cartridge whose harness runs the plan\'s cases (its cases, collectors and graders must be the plan\'s)', absolutePath)
@@ -84,7 +86,8 @@ async function run(flags: RunFlags): Promise<number> {
 
 /** The evidence directory, once the candidate flags agree with each other. */
 function checkedArtifacts(flags: RunFlags): string {
-	if (!flags.artifacts) throw new UsageError('--plan needs --artifacts DIR (a new evidence directory)');
+	const artifacts = outOf(flags, '--artifacts', flags.artifacts);
+	if (!artifacts) throw new UsageError('--plan needs --out DIR (a new evidence directory)');
 	if (flags.candidate !== undefined && flags.candidateHost !== undefined) throw new UsageError('give at most one of --candidate and --candidate-host');
 	const candidates = [flags.candidate, flags.candidateHost, flags.candidateCartridge].filter(given => given !== undefined);
 	if (flags.agent !== undefined && candidates.length > 0) throw new UsageError('give at most one of --agent, --candidate, --candidate-host and --candidate-cartridge');
@@ -92,7 +95,7 @@ function checkedArtifacts(flags: RunFlags): string {
 	if (flags.agent !== undefined && !existsSync(flags.agent)) throw new UsageError(`--agent ${flags.agent} does not exist`);
 	if (flags.threads !== undefined && flags.candidateHost !== undefined) throw new UsageError('--threads sizes the in-process worker threads; with --candidate-host every task is a process of its own');
 	if (flags.candidateHost !== undefined && !existsSync(flags.candidateHost)) throw new UsageError(`--candidate-host ${flags.candidateHost} does not exist`);
-	return flags.artifacts;
+	return artifacts;
 }
 
 const flagName = (name: string): string => `--${name.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)}`;

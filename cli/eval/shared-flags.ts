@@ -1,5 +1,6 @@
 import {absolutePath} from '../path-option.js';
 import type {FlagGroup} from './eval-mode.js';
+import {outFlag} from './out-flag.js';
 
 /** The flags that more than one mode takes; each mode's own flags are declared in its file. */
 export const sharedFlags: FlagGroup[] = [
@@ -21,6 +22,7 @@ export const sharedFlags: FlagGroup[] = [
 			.option('--queue <url>', 'with --plan: run the tasks on `hlab queue-node` processes through this Redis (redis://HOST:PORT[/DB] or rediss://, never with a password); with --recover: drain the attempt\'s queue there')
 			.option('--redis-password-file <file>', 'with --queue: the Redis password, read from this file (or from HLAB_REDIS_PASSWORD), never from the command line', absolutePath),
 	},
+	outFlag,
 	{
 		modes: ['freeze', 'plan', 'compare', 'recover', 'resume', 'list'], why: 'applies to every mode',
 		add: command => command.option('--json', 'print one JSON document instead of the summary'),

@@ -8,7 +8,7 @@ import {installRoot} from '../../files/install-root.js';
 /** Something hlab leaves behind that gc may remove, and why it is garbage when nothing holds it. */
 export interface Leftover {
 	path: string;
-	kind: 'temp' | 'runtime' | 'cache';
+	kind: 'temp' | 'runtime' | 'cache' | 'evidence';
 	what: string;
 	/** Kept while it changed within the age limit: a live run may be using it although nothing says so (a pinned copy about to be linked). */
 	aged: boolean;

@@ -4,4 +4,4 @@ export {verifyIdentityFiles} from './verify-identity.js';
 export {pinIdentity} from './pin-identity.js';
 export {fileDigest} from '../../files/file-digest.js';
 export {InputsManifest} from './call-evidence.js';
-export {buildSampleController} from './build-sample.js';
+export {buildController, buildSampleController} from './build-controller.js';

@@ -48,6 +48,15 @@ async function listFolder(dir: string): Promise<{files: string[]; folders: strin
 	return {files: files.sort(), folders: folders.sort()};
 }
 
+/** Whether `dir` itself (a real folder, not a link) is an attempt's evidence directory, by the files in it alone. */
+export async function isAttemptDir(dir: string): Promise<boolean> {
+	try {
+		return isAttempt((await listFolder(dir)).files);
+	} catch {
+		return false;
+	}
+}
+
 function isAttempt(files: string[]): boolean {
 	return files.includes('plan.json') && attemptFiles.some(name => files.includes(name));
 }

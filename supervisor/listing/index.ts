@@ -3,4 +3,4 @@
  */
 export {listEvidence} from './list-evidence.js';
 export {headerText, lineText} from './listing-line.js';
-export {findEvidence} from './find-evidence.js';
+export {findEvidence, isAttemptDir} from './find-evidence.js';

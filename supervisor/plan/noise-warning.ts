@@ -10,5 +10,5 @@ const readsUsage = new Set(['turns', 'tokens', 'turns-or-tokens']);
 export function noiseWarning(plan: Plan): string | null {
 	const acceptance = plan.policy.acceptance;
 	if (plan.controller !== null || plan.repeat > 1 || acceptance.min_effect !== undefined || !readsUsage.has(acceptance.improvement)) return null;
-	return `warning: the acceptance rule has no min_effect and the plan runs one trial per task, so any saving in ${acceptance.improvement.replaceAll('-', ' ')}, however small, counts as an improvement; measure the noise with hlab eval --plan PLAN --calibrate --artifacts DIR and set min_effect, or freeze with --repeat (docs/statistics.md)`;
+	return `warning: the acceptance rule has no min_effect and the plan runs one trial per task, so any saving in ${acceptance.improvement.replaceAll('-', ' ')}, however small, counts as an improvement; measure the noise with hlab eval --plan PLAN --calibrate --out DIR and set min_effect, or freeze with --repeat (docs/statistics.md)`;
 }

@@ -10,7 +10,7 @@ export async function writeReportPage(path: string, html: string): Promise<void>
 	try {
 		await writeBytes(path, html, {exclusive: true, durable: true});
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ReportPageExistsError(`report page ${path} already exists; choose another --output`);
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ReportPageExistsError(`report page ${path} already exists; choose another --out`);
 		throw error;
 	}
 }

@@ -7,7 +7,7 @@ import {tempDir} from '../temp-dir.js';
 
 checkNoLeaks(t);
 
-const warning = /^hlab: warning: the acceptance rule has no min_effect and the plan runs one trial per task, so any saving in turns or tokens, however small, counts as an improvement; measure the noise with hlab eval --plan PLAN --calibrate --artifacts DIR and set min_effect, or freeze with --repeat \(docs\/statistics\.md\)\n$/;
+const warning = /^hlab: warning: the acceptance rule has no min_effect and the plan runs one trial per task, so any saving in turns or tokens, however small, counts as an improvement; measure the noise with hlab eval --plan PLAN --calibrate --out DIR and set min_effect, or freeze with --repeat \(docs\/statistics\.md\)\n$/;
 
 t.test('freeze warns in one line, and still freezes, when the rule has no min_effect over one trial per task', async t => {
 	const dir = await tempDir(t, 'hlab-noise-');

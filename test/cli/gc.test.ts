@@ -1,6 +1,6 @@
 import {randomUUID} from 'node:crypto';
 import {existsSync} from 'node:fs';
-import {link, mkdir, readdir, utimes, writeFile} from 'node:fs/promises';
+import {link, mkdir, readdir, symlink, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {runInGroup} from '../../process/index.js';
@@ -124,6 +124,7 @@ t.test('a real attempt in flight: gc run from elsewhere, with no --evidence and 
 	].join('\n'));
 	const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
 	t.equal(freeze.record.exit_code, 0, freeze.stderr);
+	await mkdir(join(base, 'elsewhere'));
 	const attempt = hlab(['eval', '--plan', 'plan.json', '--artifacts', 'elsewhere/slow', '--candidate', 'slow.ts'], {cwd: base, env, timeoutMs: 120_000});
 	const root = await waitFor(async () => (await readdir(runtime)).find(name => name.startsWith('hlab-')), 60_000);
 	await utimes(join(runtime, root), hourAgo, hourAgo);
@@ -154,4 +155,104 @@ t.test('bad input: one line, exit 2', async t => {
 		t.equal(run.record.exit_code, 2, args.join(' '));
 		t.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
 	}
+});
+
+t.test('gc DIR... removes the named attempts\' evidence only, after checking each; a refusal removes none', async t => {
+	const base = await tempDir(t, 'hlab-gc-named-');
+	const experiments = join(base, 'experiments');
+	await mkdir(experiments);
+	const env = {TMPDIR: base, XDG_RUNTIME_DIR: join(base, 'run'), XDG_CACHE_HOME: join(base, 'cache'), HLAB_AGENT_STORE: join(base, 'store')};
+	await mkdir(env.XDG_RUNTIME_DIR);
+	const gc = (args: string[]) => hlab(['gc', ...args], {cwd: base, env});
+	const frozen = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
+	t.equal(frozen.record.exit_code, 0, frozen.stderr);
+	for (const side of ['a', 'b']) {
+		const ran = await hlab(['eval', '--plan', 'plan.json', '--out', `experiments/${side}`], {cwd: base, env});
+		t.equal(ran.record.exit_code, 0, ran.stderr);
+	}
+	const [a, b] = [join(experiments, 'a'), join(experiments, 'b')];
+	// Synthetic attempts: one whose lock names this live test process, one whose supervisor is gone (a crash).
+	const live = await attemptNaming(join(base, 'synthetic'), join(base, 'run', 'x'), true);
+	const crashed = await attemptNaming(join(base, 'synthetic'), join(base, 'run', 'y'), false);
+	await symlink(b, join(base, 'link-to-b'));
+	await writeFile(join(base, 'notes.txt'), 'mine\n');
+	await mkdir(join(base, 'mine'));
+	await writeFile(join(base, 'mine', 'plan.json'), '{}');
+
+	const refusals: Array<[string, string[], RegExp]> = [
+		['a folder of attempts, not an attempt', ['experiments'], /is not an attempt's evidence directory/],
+		['a folder with a plan.json alone', ['mine'], /mine is not an attempt's evidence directory/],
+		['a link to an attempt', ['link-to-b'], /link-to-b is a symbolic link/],
+		['a file', ['notes.txt'], /notes\.txt is not a folder/],
+		['a missing folder', ['experiments/c'], /experiments\/c: no such folder/],
+		['an attempt whose supervisor runs (its lock)', [live], /is a live attempt: its supervisor runs \(pid \d+\)/],
+		['a good one beside a live one: none goes', ['experiments/a', live], /is a live attempt/],
+		['the sweep\'s flags with DIRs', ['experiments/a', '--agents'], /--agents is an option of the leftover sweep/],
+	];
+	for (const [what, args, message] of refusals) {
+		const run = await gc(args);
+		t.equal(run.record.exit_code, 2, `${what}: exit 2`);
+		t.match(run.stderr, new RegExp(`^hlab: .*${message.source}.*\\n$`), `${what}: one line`);
+		t.equal(run.stderr.split('\n').length, 2, `${what}: one line only`);
+	}
+	t.ok([a, b, live, crashed, join(base, 'mine', 'plan.json'), join(base, 'notes.txt')].every(path => existsSync(path)), 'every refusal removed nothing');
+	t.ok(existsSync(join(b, 'report.json')), 'the link\'s target is whole');
+
+	// A process working inside an attempt's folder holds it.
+	const holder = new AbortController();
+	const held = runInGroup({argv: ['sleep', '60'], cwd: join(a, 'tasks'), deadlineMs: 60_000, signal: holder.signal});
+	await waitFor(async () => (await gc(['--dry-run', 'experiments/a'])).record.exit_code === 2 ? true : undefined, 10_000);
+	const inUse = await gc(['experiments/a']);
+	t.equal(inUse.record.exit_code, 2);
+	t.match(inUse.stderr, /experiments\/a is in use: a live process holds a file or its working directory there; nothing removed/);
+	holder.abort();
+	await held;
+
+	// A live process told to write into the folder the attempt sits in (a calibration's DIR, a search's --out).
+	const writer = new AbortController();
+	const writing = runInGroup({argv: ['bash', '-c', 'sleep 60; true', '--out', 'experiments'], cwd: base, deadlineMs: 60_000, signal: writer.signal});
+	await waitFor(async () => (await gc(['--dry-run', 'experiments/a'])).record.exit_code === 2 ? true : undefined, 10_000);
+	const written = await gc(['experiments/a']);
+	t.equal(written.record.exit_code, 2);
+	t.match(written.stderr, /experiments\/a is where a live hlab process writes; nothing removed/);
+	writer.abort();
+	await writing;
+
+	const dry = await gc(['--dry-run', 'experiments/a', crashed]);
+	t.equal(dry.record.exit_code, 0, dry.stderr);
+	t.match(dry.stdout, /^would remove .*experiments\/a  \(attempt evidence, named\)$/m);
+	t.ok(existsSync(a) && existsSync(crashed), 'a dry run removes nothing');
+
+	const removed = await gc(['experiments/a', crashed]);
+	t.equal(removed.record.exit_code, 0, removed.stderr);
+	t.match(removed.stdout, /^removed .*experiments\/a  \(attempt evidence, named\)$/m);
+	t.match(removed.stdout, /^removed 2 of 2 leftovers/m);
+	t.notOk(existsSync(a), 'the named attempt is gone');
+	t.notOk(existsSync(crashed), 'so is a crashed one: its supervisor is gone');
+	t.ok(existsSync(join(b, 'report.json')) && existsSync(live), 'the unnamed evidence stays');
+	t.strictSame((await readdir(experiments)).sort(), ['b'], 'nothing left behind beside it');
+});
+
+t.test('gc DIR refuses a real attempt in flight, and removes it once it finished', async t => {
+	const base = await tempDir(t, 'hlab-gc-named-live-');
+	const env = {TMPDIR: base, XDG_RUNTIME_DIR: join(base, 'run'), XDG_CACHE_HOME: join(base, 'cache'), HLAB_AGENT_STORE: join(base, 'store')};
+	await mkdir(env.XDG_RUNTIME_DIR);
+	await writeFile(join(base, 'slow.ts'), [
+		"export default {",
+		"\tinitialize() { return {protocol_version: 1, id: 'slow', capabilities: [{id: 'agent.step.policy', kind: 'decision', version: 1}]}; },",
+		"\tasync invokeCapability() { await new Promise(resolve => setTimeout(resolve, 6000)); return {output: {stop: false}}; },",
+		"};",
+	].join('\n'));
+	const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
+	t.equal(freeze.record.exit_code, 0, freeze.stderr);
+	const attempt = hlab(['eval', '--plan', 'plan.json', '--out', 'slow', '--candidate', 'slow.ts'], {cwd: base, env, timeoutMs: 120_000});
+	await waitFor(async () => existsSync(join(base, 'slow', 'lock.json')) ? true : undefined, 60_000);
+	const refused = await hlab(['gc', 'slow'], {cwd: base, env});
+	t.equal(refused.record.exit_code, 2);
+	t.match(refused.stderr, /^hlab: .*slow is (a live attempt: its supervisor runs|where a live hlab process writes)/);
+	const finished = await attempt;
+	t.equal(finished.record.exit_code, 0, `the attempt was left to finish: ${finished.stderr}`);
+	const removed = await hlab(['gc', 'slow'], {cwd: base, env});
+	t.equal(removed.record.exit_code, 0, removed.stderr);
+	t.notOk(existsSync(join(base, 'slow')));
 });

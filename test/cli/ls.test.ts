@@ -33,6 +33,7 @@ t.test('real attempts and a decision, then a crash, a live attempt, half-written
 		t.equal(run.record.exit_code, status, `hlab ${args.slice(0, 4).join(' ')}: ${run.stderr}`);
 	};
 	await step(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], 0);
+	await mkdir(join(dir, 'experiments'));
 	await step(['eval', '--plan', 'plan.json', '--artifacts', 'experiments/base'], 0);
 	await step(['eval', '--plan', 'plan.json', '--artifacts', 'experiments/cand', '--candidate', candidate], 0);
 	await step(['eval', '--compare', 'experiments/base/report.json,experiments/cand/report.json', '--decision-output', 'experiments/decision.json'], 1);

@@ -26,6 +26,7 @@ t.test('snapshot-source leaves an attempt\'s evidence folder out of the source a
 	// A real attempt's evidence, written where the old README put it: an untracked, not-ignored folder of the checkout.
 	const frozen = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: repo});
 	t.equal(frozen.record.exit_code, 0, frozen.stderr);
+	await mkdir(join(repo, 'runs'));
 	const ran = await hlab(['eval', '--plan', 'plan.json', '--candidate', join(installRoot, 'examples', 'candidates', 'step-budget.ts'), '--artifacts', 'runs/candidate'], {cwd: repo});
 	t.equal(ran.record.exit_code, 0, ran.stderr);
 	t.ok((await readdir(join(repo, 'runs', 'candidate'))).includes('candidate'), 'the evidence holds the candidate and its SDK copy');

@@ -1,5 +1,5 @@
-import {mkdir, symlink, writeFile} from 'node:fs/promises';
-import {join} from 'node:path';
+import {copyFile, mkdir, readFile, symlink, writeFile} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
 import t, {type Test} from 'tap';
 import {installRoot} from '../../files/install-root.js';
 import {runInGroup} from '../../process/index.js';
@@ -11,11 +11,15 @@ import {documentationPages, fencedBlocks, type FencedBlock} from './markdown.js'
 /*
  * Every ```sh block of README.md and docs/*.md runs here. The convention, for whoever writes a page:
  *
- * - A page is a walkthrough: its blocks run in order, each as one `bash -e -o pipefail` script, in one fresh
- *   directory per page that looks like the top of a checkout (`examples/` and `bin/` link to this one's).
+ * - A page is a walkthrough: its blocks run in order, each as one `bash -e -o pipefail` script, as a reader types them
+ *   into one shell: the first starts in a fresh directory per page that looks like the top of a checkout (`examples/`
+ *   and `bin/` link to this one's), each next one where the one before ended (a `cd` carries over). It is a git
+ *   repository with the checkout's .gitignore: afterwards `git status` there must be clean, so everything a page
+ *   writes goes where git ignores it (`experiments/`) or outside the checkout, as a reader's checkout stays clean.
  * - `hlab` is this checkout's `bin/hlab.js` on the test's Node 22 (a command on PATH).
  * - A block exits 0, or the status its info string names: ```sh exit=2 (a documented refusal).
- * - ```json file=NAME (any language) writes the block's text to NAME in the page's directory, for the blocks after it.
+ * - ```json file=NAME (any language) writes the block's text to NAME where the block before it ended (its folders made),
+ *   for the blocks after it.
  * - ```sh redis: the test starts a Redis of its own and gives its URL as $REDIS_URL.
  * - ```sh skip="why" does not run here; ```sh pending="why" does not run yet (a command another branch brings).
  *   Both need a reason, and the test lists every one of them: keep them rare.
@@ -63,9 +67,25 @@ async function pageDir(t: Test): Promise<{cwd: string; env: Record<string, strin
 	await writeFile(join(shims, 'hlab'), `#!/bin/sh\nexec '${process.execPath}' '${join(installRoot, 'bin', 'hlab.js')}' "$@"\n`, {mode: 0o755});
 	const runtime = join(cwd, '.runtime');
 	await mkdir(runtime);
+	await checkoutRepository(cwd);
 	// The runtime root and temporary files stay in the page's folder, which the test removes; the compiled-code cache
 	// (else in TMPDIR, so cold for every page) is one for all pages, in the test's own temporary folder.
 	return {cwd, env: {PATH: `${shims}:${join(installRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime, NODE_COMPILE_CACHE: compileCache}};
+}
+
+/** The page's directory as a git checkout: the project's .gitignore and the links committed, the test's runtime folder excluded. */
+async function checkoutRepository(cwd: string): Promise<void> {
+	await copyFile(join(installRoot, '.gitignore'), join(cwd, '.gitignore'));
+	await git(cwd, 'init', '-q');
+	await writeFile(join(cwd, '.git', 'info', 'exclude'), '.runtime/\n', {flag: 'a'});
+	await git(cwd, 'add', '-A');
+	await git(cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'the checkout');
+}
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+	const run = await runInGroup({argv: ['git', ...args], cwd, deadlineMs: 60_000});
+	if (run.record.exit_code !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr?.toString() ?? ''}`);
+	return run.stdout?.toString() ?? '';
 }
 
 const compileCache = await tempDir(t, 'hlab-docs-compile-cache-');
@@ -80,18 +100,25 @@ for (const page of documentationPages()) {
 	if (!blocks.some(block => planOf(block).kind === 'run')) continue;
 	t.test(page, {timeout: 900_000}, async t => {
 		const {cwd, env} = await pageDir(t);
+		const ended = join(cwd, '.runtime', 'block-cwd');
+		let here = cwd;
 		for (const block of blocks) {
 			const plan = planOf(block);
-			if (plan.kind === 'file') await writeFile(join(cwd, plan.name), `${block.text}\n`);
+			if (plan.kind === 'file') {
+				await mkdir(dirname(join(here, plan.name)), {recursive: true});
+				await writeFile(join(here, plan.name), `${block.text}\n`);
+			}
 			if (plan.kind !== 'run') continue;
 			const redis = plan.redis ? {REDIS_URL: `${(await startRedis(t)).url}/0`} : {};
 			const run = await runInGroup({
-				argv: ['bash', '-e', '-o', 'pipefail', '-c', block.text],
-				cwd, env: {...env, ...redis}, deadlineMs: blockTimeoutMs, stdoutLimit: 8 << 20, stderrLimit: 8 << 20,
+				argv: ['bash', '-e', '-o', 'pipefail', '-c', `trap 'pwd > "$HLAB_DOCS_CWD"' EXIT\n${block.text}`],
+				cwd: here, env: {...env, ...redis, HLAB_DOCS_CWD: ended}, deadlineMs: blockTimeoutMs, stdoutLimit: 8 << 20, stderrLimit: 8 << 20,
 			});
+			here = (await readFile(ended, 'utf8').catch(() => `${here}\n`)).trimEnd();
 			const output = `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`;
 			t.equal(run.record.exit_code, plan.exit, `${where(block)} exits ${plan.exit}`, {output: output.slice(-4000), failure: run.record.failure});
 		}
+		t.equal(await git(cwd, 'status', '--porcelain', '--untracked-files=all'), '', `${page}: git status is clean afterwards (what the page wrote is under experiments/ or outside the checkout)`);
 	});
 }
 

@@ -1,4 +1,4 @@
-import {cp, mkdir, symlink, writeFile} from 'node:fs/promises';
+import {cp, mkdir, readFile, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {installRoot} from '../../files/install-root.js';
@@ -70,9 +70,13 @@ t.test('following the README in a fresh clone leaves git status clean and the ru
 	const env = {PATH: `${shims}:${join(installRoot, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime};
 	const blocks = readmeBlocks();
 	t.ok(blocks.length >= 2, 'the README has its walkthrough blocks');
+	// One reader's shell: each block starts where the one before ended (docs/examples.test.ts's convention).
+	const ended = join(runtime, 'block-cwd');
+	let here = clone;
 	for (const block of blocks) {
-		const ran = await sh(block.text, clone, env);
+		const ran = await sh(`trap 'pwd > "$HLAB_DOCS_CWD"' EXIT\n${block.text}`, here, {...env, HLAB_DOCS_CWD: ended});
 		t.equal(ran.code, block.exit, `README.md:${block.line} exits ${block.exit}`, {output: ran.out.slice(-4000)});
+		here = (await readFile(ended, 'utf8')).trimEnd();
 	}
 	t.equal(await must('git status --porcelain', clone), '', 'git status is clean: the evidence went to ignored folders');
 	t.match(await must('git status --porcelain --ignored', clone), /^!! experiments\/$/m, 'the evidence is under experiments/');

@@ -187,6 +187,22 @@ t.test('candidates importing hlab/sdk and the old name harness-lab/sdk both vali
 	}
 });
 
+t.test('hlab init writes each skeleton from the installed package, and each validates there', async t => {
+	const steps: Array<[string, string[]]> = [
+		['init plugin', ['init', 'plugin', 'my-plugin']],
+		['plugin validate', ['plugin', 'validate', 'my-plugin/candidate.ts']],
+		['init cartridge', ['init', 'cartridge', 'my.cartridge']],
+		['cartridge describe', ['cartridge', 'describe', 'my.cartridge']],
+		['init controller', ['init', 'controller', 'my-controller']],
+		['controller build --entry', ['controller', 'build', '--entry', 'my-controller/controller.ts', '--out', 'my-controller/build']],
+		['controller verify', ['controller', 'verify', 'my-controller/build/controller.json']],
+	];
+	for (const [what, args] of steps) {
+		const ran = await hlab(args);
+		t.equal(ran.code, 0, what, {stdout: ran.stdout, stderr: ran.stderr});
+	}
+});
+
 t.test('every install command of docs/install.md works with the packed tarball in place of the registry\'s hlab', async t => {
 	const [block] = fencedBlocks('docs/install.md').filter(candidate => candidate.lang === 'sh' && /npm install/.test(candidate.text));
 	const commands = block!.text.split('\n').map(line => line.replace(/\s+#.*$/, '').trim()).filter(line => line !== '');

@@ -49,7 +49,7 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 	t.equal(stdout, `report written to ${page}\n`, 'the default output is report.html beside the decision');
 	const second = await hlab(['report', '--compare', 'baseline/report.json,candidate/report.json', '--decision', 'decision.json'], {cwd: dir});
 	t.equal(second.record.exit_code, 2, 'an existing page is never overwritten');
-	t.equal(second.stderr, `hlab: report page ${page} already exists; choose another --output\n`);
+	t.equal(second.stderr, `hlab: report page ${page} already exists; choose another --out\n`);
 
 	const browser = await launchBrowser(t);
 	const {page: view, watch} = await openPage(browser, page);

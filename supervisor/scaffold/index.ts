@@ -1,0 +1,1 @@
+export {skeletonKinds, writeSkeleton, type SkeletonKind} from './write-skeleton.js';
