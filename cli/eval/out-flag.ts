@@ -4,8 +4,8 @@ import type {FlagGroup} from './eval-mode.js';
 
 /** One name for what a mode writes: `--out`, with each mode's old name (`--artifacts`, `--decision-output`) kept as its alias. */
 export const outFlag: FlagGroup = {
-	modes: ['plan', 'compare'], why: 'names what an attempt or a comparison writes',
-	add: command => command.option('--out <path>', 'with --plan: the attempt\'s new evidence folder (alias --artifacts); with --compare: the decision file, never overwritten (alias --decision-output)', outputPath),
+	modes: ['plan', 'resume', 'compare'], why: 'names what an attempt or a comparison writes',
+	add: command => command.option('--out <path>', 'with --plan or --resume: the attempt\'s new evidence folder (alias --artifacts; --resume DIR defaults to DIR-resumed); with --compare: the decision file, never overwritten (alias --decision-output)', outputPath),
 };
 
 /** The path given as `--out` or as the mode's old name for it; both at once is refused, even when they agree. */

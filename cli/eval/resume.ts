@@ -7,10 +7,12 @@ import {absolutePath} from '../path-option.js';
 import {attemptStopWords, listenForStop} from '../stop-signals.js';
 import type {EvalMode} from './eval-mode.js';
 import {traceOptionsOf, type OtlpFlags} from '../otlp-flags.js';
+import {outOf} from './out-flag.js';
 import {printResult} from './print-result.js';
 
 interface ResumeFlags extends OtlpFlags {
 	resume: string;
+	out?: string;
 	artifacts?: string;
 	candidate?: string;
 	candidateHost?: string;
@@ -27,7 +29,7 @@ interface ResumeFlags extends OtlpFlags {
 /** `hlab eval --resume DIR`: a new attempt of DIR's plan that keeps DIR's sealed finished records and runs the rest. */
 export const resumeMode: EvalMode = {
 	name: 'resume',
-	addTrigger: command => command.option('--resume <dir>', 'a new attempt of a crashed or interrupted attempt\'s plan: its sealed finished records are verified and taken, the rest of the denominator runs (into --artifacts, default DIR-resumed)', absolutePath),
+	addTrigger: command => command.option('--resume <dir>', 'a new attempt of a crashed or interrupted attempt\'s plan: its sealed finished records are verified and taken, the rest of the denominator runs (into --out, default DIR-resumed)', absolutePath),
 	own: null,
 	run: async (flags: ResumeFlags) => resume(flags),
 };
@@ -39,7 +41,7 @@ async function resume(flags: ResumeFlags): Promise<number> {
 	const stopListening = listenForStop({words: attemptStopWords, stop: interrupt});
 	try {
 		const {dir, report} = await resumeAttempt({
-			from: flags.resume, artifacts: flags.artifacts ?? null,
+			from: flags.resume, artifacts: outOf(flags, '--artifacts', flags.artifacts) ?? null,
 			candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, agentSpec: flags.agent ?? null,
 			...(flags.side === undefined ? {} : {side: flags.side}),
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
