@@ -29,6 +29,8 @@ export function hiddenFromTasks(attempt: HiddenInputs): string[] {
 		...suiteFolders.flatMap(folder => [join(installRoot, folder), distPath(folder)]),
 		...[plan.cartridge?.dir, options.candidateCartridge].filter(isGiven).map(dir => resolve(dir)),
 		...controllerFiles(attempt.plan),
+		// A Harbor task's folder whole: its tests/ (the verifier) and solution/ are never the agent's.
+		...(plan.harbor === undefined ? [] : [plan.harbor.dir, ...plan.harbor.tasks.map(task => task.dir)].map(dir => resolve(dir))),
 		...(options.secretFiles ?? []).map(file => resolve(file)),
 		...userFolders(),
 		// The seal's key store too (it may sit outside home, e.g. HLAB_STATE_DIR): the key is never in a task's view.
@@ -74,7 +76,8 @@ function unique(paths: string[]): string[] {
  * so it is published before any thread exists; an unsandboxed plan publishes nothing.
  */
 export function publishAttemptSandbox(attempt: HiddenInputs): void {
-	publishSandbox(attempt.plan.sandbox === undefined ? null : {hidden: hiddenFromTasks(attempt), network: false});
+	const workdir = attempt.plan.harbor === undefined ? {} : {workdir: attempt.plan.harbor.workdir};
+	publishSandbox(attempt.plan.sandbox === undefined ? null : {hidden: hiddenFromTasks(attempt), network: false, ...workdir});
 }
 
 /**

@@ -1,0 +1,12 @@
+import {z} from 'zod';
+import {HarborTask} from '../../tasks/harbor/index.js';
+
+/** A folder of Harbor tasks as a plan's task source: each task's record, and the one WORKDIR the agent's view shows. */
+export const PlanHarbor = z.object({
+	/** The folder given to --harbor-tasks (one task, or a folder of tasks). */
+	dir: z.string(),
+	/** The selected tasks' WORKDIR (one per plan: the attempt's sandbox shows every workspace there). */
+	workdir: z.string(),
+	tasks: z.array(HarborTask).min(1),
+});
+export type PlanHarbor = z.infer<typeof PlanHarbor>;
