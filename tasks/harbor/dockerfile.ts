@@ -14,7 +14,7 @@ export function parseDockerfile(text: string): DockerInstruction[] {
 		if (pending === null && (line.trim() === '' || line.trimStart().startsWith('#'))) return;
 		if (pending !== null && line.trimStart().startsWith('#')) return;
 		const continued = /\\\s*$/.test(line);
-		const part = continued ? line.replace(/\\\s*$/, '') : line;
+		const part = continued ? line.replace(/\s*\\\s*$/, '') : line;
 		pending = pending === null ? {text: part, line: index + 1} : {text: `${pending.text} ${part.trim()}`, line: pending.line};
 		if (continued) return;
 		out.push(instructionOf(pending.text, pending.line));
