@@ -1,3 +1,4 @@
+import {realpathSync} from 'node:fs';
 import {findHarborTasks, instructionOf, readHarborTask, taskSourceFiles, verifierFiles, type HarborTask} from '../../tasks/harbor/index.js';
 import {digestJson} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
@@ -35,7 +36,7 @@ export function freezeHarbor(dir: string, options: HarborFreezeOptions): PlanHar
 	const tasks = read.map(({read: task}) => (task as {task: HarborTask}).task);
 	const workdirs = [...new Set(tasks.map(task => task.workdir))];
 	if (workdirs.length > 1) throw new HarborTaskError(`the selected Harbor tasks have different WORKDIRs (${workdirs.join(', ')}): freeze each WORKDIR's tasks as a plan of its own`);
-	return {dir, workdir: workdirs[0]!, tasks};
+	return {dir: realpathSync(dir), workdir: workdirs[0]!, tasks};
 }
 
 function selectedIds(selection: string, known: string[]): string[] {

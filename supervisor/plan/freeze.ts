@@ -127,7 +127,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		budgets: {
 			...taskBudgetsOf(options, harbor),
 			workspace_limit_bytes: options.workspaceLimitBytes ?? defaultWorkspaceLimitBytes,
-			memory_limit_bytes: options.memoryLimitBytes ?? defaultMemoryLimitBytes,
+			memory_limit_bytes: options.memoryLimitBytes ?? harborMemoryOf(harbor) ?? defaultMemoryLimitBytes,
 		},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
@@ -139,6 +139,12 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		...(options.agentSpec === undefined ? {} : {agent: await freezeAgent(options.agentSpec)}),
 		...(power === undefined ? {} : {power}),
 	});
+}
+
+/** A Harbor plan's memory limit: the largest the selected tasks ask for ([environment] memory_mb); null when none asks. */
+function harborMemoryOf(harbor: PlanHarbor | undefined): number | null {
+	const asked = (harbor?.tasks ?? []).flatMap(task => (task.memory_bytes === null ? [] : [task.memory_bytes]));
+	return asked.length === 0 ? null : Math.max(...asked);
 }
 
 /** Writes the plan on disk before returning; an existing file is never overwritten (EEXIST). */
@@ -162,7 +168,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		...(plan.power === undefined ? [] : [`  ${powerText(plan.power)}`]),
 		...(plan.cartridge === undefined ? [] : [`  cartridge ${plan.cartridge.name} (${plan.cartridge.dir}); baseline harness ${plan.cartridge.baseline.digest}`]),
-		...(plan.harbor === undefined ? [] : [`  harbor tasks ${plan.harbor.dir}: the workspace at ${plan.harbor.workdir}, tests/ only for the verifier; per task: ${plan.harbor.tasks.map(task => `${task.id} ${task.agent_timeout_ms} ms`).join(', ')}`]),
+		...(plan.harbor === undefined ? [] : [`  harbor tasks ${plan.harbor.dir}: the workspace at ${plan.harbor.workdir}, tests/ only for the verifier; per task: ${plan.harbor.tasks.map(task => `${task.id} ${task.agent_timeout_ms} ms${task.memory_bytes === null ? '' : `, memory ${Math.round(task.memory_bytes / 1024 ** 2)} MiB`}`).join('; ')}`]),
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
 		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (in-process tasks in a sandboxed task runner, tool commands and host candidates; no evidence, plan or key in view)`]),
 	].join('\n');
