@@ -6,7 +6,7 @@ import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {Decision} from '../../supervisor/compare/decision-schema.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
-import {absentPackage, testsSecret, writeThreeTasks} from '../tasks/harbor/harbor-fixture.js';
+import {absentPackage, testsSecret, writeHarborTask, writeThreeTasks} from '../tasks/harbor/harbor-fixture.js';
 import {repeatedObservation} from './experiment-fixture.js';
 
 checkNoLeaks(t);
@@ -16,6 +16,8 @@ const work = await mkdtemp('/var/tmp/hlab-harbor-e2e-');
 t.teardown(() => rm(work, {recursive: true, force: true}));
 const tasksDir = join(work, 'tasks');
 const three = await writeThreeTasks(tasksDir);
+// A fourth, whose verifier crashes before it writes a reward: the task fails as the grader's.
+await writeHarborTask(tasksDir, 'no_reward', {instruction: 'Nothing to do.\n', toml: '[verifier]\ntimeout_sec = 20\n', dockerfile: 'FROM debian:bookworm\nWORKDIR /app\n', testSh: 'echo broken >&2; exit 7\n'});
 const command = (text: string): object => ({tool_calls: [{type: 'function', function: {name: 'run_command', arguments: {command: text}}}]});
 const done = {tool_calls: [{type: 'function', function: {name: 'done', arguments: {summary: 'finished'}}}]};
 
@@ -37,6 +39,7 @@ await writeFile(responses, JSON.stringify({schema: 'harness-lab/response-script@
 		{tool_calls: [{type: 'function', function: {name: 'read_file', arguments: {path: join(three.zeroReward, 'tests', 'secret.txt')}}}]},
 		done,
 	],
+	no_reward: [done],
 }}));
 
 const freezeArgs = (plan: string, selection: string): string[] => ['eval', '--provider', 'scripted', '--model', 'reference', '--harbor-tasks', tasksDir, '--task', selection, '--responses', responses, '--max-steps', '6', '--freeze', plan];
@@ -53,12 +56,12 @@ const plan = join(work, 'plan.json');
 const baseline = join(work, 'baseline');
 
 t.test('the plan holds the tasks, their deadlines from task.toml, tests/ in the scorer and not in the task sources', async t => {
-	const frozen = await hlab(freezeArgs(plan, 'solvable,zero_reward'), {cwd: work});
+	const frozen = await hlab(freezeArgs(plan, 'solvable,zero_reward,no_reward'), {cwd: work});
 	t.equal(frozen.record.exit_code, 0, frozen.stderr);
 	const value = JSON.parse(readFileSync(plan, 'utf8')) as {task_ids: string[]; harbor: {workdir: string; tasks: Array<{agent_timeout_ms: number; verifier_timeout_ms: number}>}; scorer: {kind: string; files: Record<string, string>}; task_sources: {files: Record<string, string>}; sandbox?: object};
-	t.same(value.task_ids, ['solvable', 'zero_reward']);
+	t.same(value.task_ids, ['solvable', 'zero_reward', 'no_reward']);
 	t.equal(value.harbor.workdir, '/app');
-	t.same(value.harbor.tasks.map(task => [task.agent_timeout_ms, task.verifier_timeout_ms]), [[60_000, 30_000], [45_000, 20_000]]);
+	t.same(value.harbor.tasks.map(task => [task.agent_timeout_ms, task.verifier_timeout_ms]), [[60_000, 30_000], [45_000, 20_000], [600_000, 20_000]]);
 	t.ok(value.sandbox, 'a Harbor plan runs under the sandbox');
 	t.equal(value.scorer.kind, 'harbor');
 	t.ok(value.scorer.files[join(three.solvable, 'tests', 'test.sh')], 'the verifier is part of the scorer');
@@ -72,12 +75,15 @@ t.test('the solvable task passes with reward 1; the zero-reward task fails with 
 	const ran = await hlab(['eval', '--plan', plan, '--artifacts', baseline, '--keep-workdirs'], {cwd: work});
 	t.equal(ran.record.exit_code, 1, 'not every task passed');
 	const report = readReport(baseline);
-	const [solvable, zero] = report.tasks;
+	const [solvable, zero, none] = report.tasks;
 	t.equal(solvable?.status, 'passed', solvable?.message ?? '');
 	t.same(solvable?.grade, {passed: true, score: 1, details: 'reward 1'});
 	t.equal(zero?.status, 'failed');
 	t.same(zero?.grade, {passed: false, score: 0, details: 'reward 0 (1 passes)'}, 'the pre-written reward and the planted tests/ changed nothing');
 	t.match(zero?.message, /reward 0/);
+	t.equal(none?.reason, 'grader', 'a verifier that wrote no reward fails the task as the grader\'s');
+	t.match(none?.message, /the verifier wrote no \/logs\/verifier\/reward.txt \(exit code 7\)/);
+	t.equal(readFileSync(join(baseline, 'tasks', '003-no_reward', 'verifier-stderr.txt'), 'utf8'), 'broken\n', 'what it said is kept');
 	const taskDir = join(baseline, 'tasks', '001-solvable');
 	t.equal(readFileSync(join(taskDir, 'verifier', 'reward.txt'), 'utf8'), '1\n', 'the reward is kept in the task\'s evidence');
 	t.ok(existsSync(join(taskDir, 'verifier', 'ctrf.json')), 'with the CTRF report');
@@ -105,16 +111,16 @@ t.test('a baseline and a candidate over Harbor tasks compare offline', async t =
 	const candidate = join(work, 'candidate');
 	const side = await hlab(['eval', '--plan', plan, '--candidate', repeatedObservation, '--artifacts', candidate], {cwd: work});
 	t.equal(side.record.exit_code, 1, `${side.stdout}${side.stderr}`);
-	t.same(readReport(candidate).tasks.map(task => task.status), ['passed', 'failed']);
+	t.same(readReport(candidate).tasks.map(task => task.status), ['passed', 'failed', 'failed']);
 	const decisionPath = join(work, 'decision.json');
 	const compared = await hlab(['eval', '--compare', `${join(baseline, 'report.json')},${join(candidate, 'report.json')}`, '--decision-output', decisionPath], {cwd: work});
 	t.equal(compared.record.exit_code, 1, `${compared.stdout}${compared.stderr}`);
 	const decision = Decision.parse(JSON.parse(readFileSync(decisionPath, 'utf8')));
-	t.equal(decision.decision, 'reject', 'every task must pass, and zero_reward fails on both sides');
+	t.equal(decision.decision, 'reject', 'every task must pass');
 	t.equal(decision.plan_digest, readReport(baseline).plan_digest);
 	const satisfied = (rule: string): boolean[] => decision.checks.filter(check => check.rule === rule).map(check => check.satisfied);
 	t.same(satisfied('verification'), [true], 'both sides verify: seals, ledgers, the same plan and the Harbor scorer');
-	t.same(satisfied('require_all_pass'), [false, false]);
+	t.same(satisfied('require_all_pass'), [false, false, false, false], 'zero_reward and no_reward fail on both sides');
 });
 
 function filesUnder(dir: string): string[] {
