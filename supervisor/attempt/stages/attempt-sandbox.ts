@@ -29,8 +29,7 @@ export function hiddenFromTasks(attempt: HiddenInputs): string[] {
 		...suiteFolders.flatMap(folder => [join(installRoot, folder), distPath(folder)]),
 		...[plan.cartridge?.dir, options.candidateCartridge].filter(isGiven).map(dir => resolve(dir)),
 		...controllerFiles(attempt.plan),
-		// A Harbor task's folder whole: its tests/ (the verifier) and solution/ are never the agent's.
-		...(plan.harbor === undefined ? [] : [plan.harbor.dir, ...plan.harbor.tasks.map(task => task.dir)].map(dir => resolve(dir))),
+		...harborFolders(plan),
 		...(options.secretFiles ?? []).map(file => resolve(file)),
 		...userFolders(),
 		// The seal's key store too (it may sit outside home, e.g. HLAB_STATE_DIR): the key is never in a task's view.
@@ -54,6 +53,22 @@ function controllerFiles(plan: HiddenInputs['plan']): string[] {
 	if (plan.controller === null) return [];
 	const interpreter = new Set([plan.controller.identity.command[0], process.execPath].filter(isGiven).map(path => resolve(path)));
 	return Object.keys(plan.controller.identity.files).map(file => resolve(file)).filter(file => !interpreter.has(file));
+}
+
+/**
+ * A Harbor plan's task folders whole (their tests/, the verifier, and solution/ are never the agent's), and the folder
+ * they were frozen from unless the installation or this Node lives in it, since commands run with them.
+ */
+function harborFolders(plan: HiddenInputs['plan']): string[] {
+	if (plan.harbor === undefined) return [];
+	const holdsRuntime = [installRoot, realpathSync(process.execPath)].some(path => !relative(plan.harbor!.dir, path).startsWith('..'));
+	return [...(holdsRuntime ? [] : [plan.harbor.dir]), ...plan.harbor.tasks.map(task => task.dir)].map(dir => resolve(dir));
+}
+
+/** A Harbor plan shows the task's workspace (the first writable path) at the WORKDIR too, as the container would. */
+function workdirMount(plan: HiddenInputs['plan'], writable: string[]): Pick<Sandbox, 'mounts'> {
+	if (plan.harbor === undefined || writable[0] === undefined) return {};
+	return {mounts: [{source: writable[0], target: plan.harbor.workdir, writable: true}]};
 }
 
 /** Home (where the user's keys and credentials live) and the state folder where harness-lab keeps its own keys. */
@@ -90,7 +105,7 @@ export function hostSandbox(attempt: HiddenInputs, host: HostSession): ((writabl
 	const hidden = [...hiddenFromTasks(attempt), resolve(host.dir)];
 	// The executable's folder (a build is the whole folder) stays readable even under the private /tmp.
 	const readable = [...new Set([dirname(host.identity.path), dirname(host.identity.launched)])];
-	return writable => ({writable, readable, hidden, network: false});
+	return writable => ({writable, readable, hidden, network: false, ...workdirMount(attempt.plan, writable)});
 }
 
 /**
@@ -102,7 +117,7 @@ export function agentSandbox(attempt: HiddenInputs, agent: AdmittedAgent): ((wri
 	if (attempt.plan.sandbox === undefined) return undefined;
 	const hidden = hiddenFromTasks(attempt);
 	const readable = [agent.packageDir, agent.loaded.dir].filter(isGiven).map(dir => resolve(dir));
-	return writable => ({writable, readable, hidden, network: false});
+	return writable => ({writable, readable, hidden, network: false, ...workdirMount(attempt.plan, writable)});
 }
 
 /**
