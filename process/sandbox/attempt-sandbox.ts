@@ -15,6 +15,13 @@ export function publishSandbox(sandbox: z.infer<typeof Published> | null): void 
 	else process.env[sandboxVariable] = JSON.stringify(sandbox);
 }
 
+/** Where the attempt's tool commands see their workspace besides its own path (a Harbor task's WORKDIR); null when nowhere else. */
+export function publishedWorkdir(): string | null {
+	const value = process.env[sandboxVariable];
+	if (value === undefined || value === '') return null;
+	return Published.parse(JSON.parse(value)).workdir ?? null;
+}
+
 /** The sandbox a tool command in `workspace` runs in, or undefined when the attempt has none. */
 export function sandboxFor(workspace: string): Sandbox | undefined {
 	const value = process.env[sandboxVariable];

@@ -28,7 +28,11 @@ const done = {tool_calls: [{type: 'function', function: {name: 'done', arguments
  */
 const responses = join(work, 'responses.json');
 await writeFile(responses, JSON.stringify({schema: 'harness-lab/response-script@1', tasks: {
-	solvable: [command('pwd; echo "done $(cat /app/seed.txt)" > /app/out.txt; cat /app/out.txt'), done],
+	solvable: [
+		{tool_calls: [{type: 'function', function: {name: 'read_file', arguments: {path: '/app/seed.txt'}}}]},
+		command('pwd; echo "done $(cat /app/seed.txt)" > /app/out.txt; cat /app/out.txt'),
+		done,
+	],
 	zero_reward: [
 		command([
 			'mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt',
@@ -89,6 +93,7 @@ t.test('the solvable task passes with reward 1; the zero-reward task fails with 
 	t.ok(existsSync(join(taskDir, 'verifier', 'ctrf.json')), 'with the CTRF report');
 	t.match(JSON.parse(readFileSync(join(taskDir, 'verifier.json'), 'utf8')), {reward: 1, problem: null, process: {argv: ['/bin/bash', '/tests/test.sh']}});
 	t.match(readFileSync(join(taskDir, 'messages.jsonl'), 'utf8'), /\/app\\n/, 'the agent worked at /app');
+	t.match(readFileSync(join(taskDir, 'messages.jsonl'), 'utf8'), /"role":"tool"[^\n]*seed-42/, 'its file tool read /app/seed.txt from the workspace');
 	t.equal(readFileSync(join(taskDir, 'workspace', 'out.txt'), 'utf8'), 'done seed-42\n');
 });
 
