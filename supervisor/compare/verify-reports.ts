@@ -116,7 +116,7 @@ async function missingEvidence(label: string, dir: string, report: Report): Prom
 	return out;
 }
 
-/** For built-in plans: the graders and the deciding code must still be the ones frozen, or the comparison is not the frozen rule. */
+/** For built-in and Harbor plans: the graders (a Harbor task's tests/) and the deciding code must still be the ones frozen, or the comparison is not the frozen rule. */
 export async function verifyScorer(plan: Plan): Promise<string[]> {
 	if (plan.harbor !== undefined) return changedScorer(plan, (await harborIdentities(plan.harbor)).scorer);
 	if (plan.scorer.kind !== 'builtin') return [];

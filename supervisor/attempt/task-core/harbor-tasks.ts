@@ -3,6 +3,7 @@ import {writeJson} from '../../../files/write-json.js';
 import {instructionOf, runVerifier, seedHarborWorkspace, type HarborTask} from '../../../tasks/harbor/index.js';
 import type {PlanHarbor} from '../../plan/plan-harbor.js';
 import {entryTaskId} from '../../plan/task-selection.js';
+import type {Grade} from '../../../tasks/index.js';
 import type {AttemptTask, GradeContext} from './attempt-task.js';
 
 /** Where a Harbor task's verifier keeps its record in the task folder, beside result.json and its `verifier/` (/logs/verifier). */
@@ -32,7 +33,7 @@ function harborTask(id: string, task: HarborTask): AttemptTask {
 }
 
 /** The reward from the evidence folder the verifier alone wrote; no reward, a crash or a timeout is the grader's failure. */
-async function verify(task: HarborTask, context: GradeContext) {
+async function verify(task: HarborTask, context: GradeContext): Promise<Grade> {
 	if (context.taskDir === undefined) throw new Error('a Harbor verifier writes into the task\'s evidence, and there is none');
 	const run = await runVerifier({task, workspace: context.workspace, logsDir: join(context.taskDir, 'verifier'), hidden: context.hidden ?? [], signal: context.signal});
 	await writeJson(join(context.taskDir, verifierRecordFile), {
