@@ -9,18 +9,18 @@ export interface DockerInstruction {
 export function parseDockerfile(text: string): DockerInstruction[] {
 	const out: DockerInstruction[] = [];
 	let pending: {text: string; line: number} | null = null;
-	text.split('\n').forEach((raw, index) => {
-		const line = raw.replace(/\r$/, '');
-		if (pending === null && (line.trim() === '' || line.trimStart().startsWith('#'))) return;
-		if (pending !== null && line.trimStart().startsWith('#')) return;
+	const lines = text.split('\n').map(raw => raw.replace(/\r$/, ''));
+	for (const [index, line] of lines.entries()) {
+		// A comment line is dropped even inside a continued instruction, as Docker does.
+		if (line.trimStart().startsWith('#') || (pending === null && line.trim() === '')) continue;
 		const continued = /\\\s*$/.test(line);
 		const part = continued ? line.replace(/\s*\\\s*$/, '') : line;
 		pending = pending === null ? {text: part, line: index + 1} : {text: `${pending.text} ${part.trim()}`, line: pending.line};
-		if (continued) return;
+		if (continued) continue;
 		out.push(instructionOf(pending.text, pending.line));
 		pending = null;
-	});
-	if (pending !== null) out.push(instructionOf((pending as {text: string}).text, (pending as {line: number}).line));
+	}
+	if (pending !== null) out.push(instructionOf(pending.text, pending.line));
 	return out;
 }
 

@@ -1,6 +1,5 @@
 import {existsSync, readFileSync, statSync} from 'node:fs';
-import {posix} from 'node:path';
-import {join, relative, resolve, isAbsolute} from 'node:path';
+import {isAbsolute, join, posix, relative, resolve} from 'node:path';
 import {parseDockerfile, wordsOf, type DockerInstruction} from './dockerfile.js';
 import {installedPackages} from './installed-packages.js';
 
@@ -106,7 +105,7 @@ function packageProblems(words: string, at: string): string[] {
 function layoutProblems(workdir: string): string[] {
 	return [workdir, '/tests', '/logs/verifier'].flatMap(path => {
 		const top = `/${path.split('/')[1]}`;
-		if (path === '/' ) return [`the WORKDIR / cannot be the agent's folder`];
+		if (path === '/') return ['the WORKDIR / cannot be the agent\'s folder'];
 		if (!existsSync(top) || (existsSync(path) && statSync(path).isDirectory())) return [];
 		return [`${path} cannot be laid out here: ${top} exists on this machine and ${path} is not a folder in it`];
 	});
