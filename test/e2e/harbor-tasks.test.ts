@@ -1,5 +1,5 @@
 import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
-import {mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {appendFile, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
@@ -126,6 +126,11 @@ t.test('a baseline and a candidate over Harbor tasks compare offline', async t =
 	const satisfied = (rule: string): boolean[] => decision.checks.filter(check => check.rule === rule).map(check => check.satisfied);
 	t.same(satisfied('verification'), [true], 'both sides verify: seals, ledgers, the same plan and the Harbor scorer');
 	t.same(satisfied('require_all_pass'), [false, false, false, false], 'zero_reward and no_reward fail on both sides');
+	// A verifier edited after both sides ran: the comparison is no longer the frozen one.
+	await appendFile(join(three.zeroReward, 'tests', 'test.sh'), 'echo 1 > /logs/verifier/reward.txt\n');
+	const edited = await hlab(['eval', '--compare', `${join(baseline, 'report.json')},${join(candidate, 'report.json')}`, '--decision-output', join(work, 'edited.json')], {cwd: work});
+	t.match(`${edited.stdout}${edited.stderr}`, new RegExp(`scorer: the graders or the compare code changed since freezing \\(${join(three.zeroReward, 'tests', 'test.sh')}\\)`));
+	t.not(edited.record.exit_code, 0);
 });
 
 function filesUnder(dir: string): string[] {
