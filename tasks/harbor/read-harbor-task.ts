@@ -44,7 +44,7 @@ export function readHarborTask(folder: string, options: ReadOptions): ReadTask {
 	}};
 }
 
-/** The task's instruction: the agent's prompt, as Harbor gives it. */
+/** The task's instruction: the agent's prompt, as Harbor gives it, without the blank lines around it (agents trim them). */
 export function instructionOf(task: Pick<HarborTask, 'dir'>): string {
-	return readFileSync(join(task.dir, 'instruction.md'), 'utf8');
+	return readFileSync(join(task.dir, 'instruction.md'), 'utf8').trim();
 }
