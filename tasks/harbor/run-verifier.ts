@@ -1,9 +1,10 @@
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {publishedMemoryLimit, runInGroup, sandboxFor, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import type {Grade} from '../task-definition.js';
 import type {HarborTask} from './harbor-task.js';
 import {readReward} from './read-reward.js';
+import {verifierEnvOf} from './task-config.js';
 
 export interface VerifierInput {
 	task: HarborTask;
@@ -32,6 +33,9 @@ export async function runVerifier(input: VerifierInput): Promise<VerifierRun> {
 	const run = await runInGroup({
 		argv: [bash, '/tests/test.sh'],
 		cwd: input.workspace,
+		// Nothing of the supervisor's environment (a provider key, its variables) reaches the verifier, which may run the agent's code.
+		env: {...markers(), PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: process.env.LANG ?? 'C.UTF-8', ...verifierEnvOf(readFileSync(join(input.task.dir, 'task.toml'), 'utf8'))},
+		extendEnv: false,
 		deadlineMs: input.task.verifier_timeout_ms,
 		memoryLimitBytes: input.task.memory_bytes ?? publishedMemoryLimit(),
 		stdoutLimit: outputLimit,
@@ -49,6 +53,11 @@ export async function runVerifier(input: VerifierInput): Promise<VerifierRun> {
 	if ('problem' in read) return {problem: `${read.problem} (exit code ${record.exit_code})`, record};
 	const {reward} = read;
 	return {reward, record, grade: {passed: reward === 1, score: reward >= 0 && reward <= 1 ? reward : null, details: `reward ${reward}${reward === 1 ? '' : ' (1 passes)'}`}};
+}
+
+/** The `HLAB_*=1` markers (the attempt's, a tree's), by which the supervisor finds what the verifier left running. */
+function markers(): Record<string, string> {
+	return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('HLAB_') && entry[1] === '1'));
 }
 
 function verifierView(input: VerifierInput): Sandbox {

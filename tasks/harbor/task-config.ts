@@ -2,13 +2,13 @@ import {parse} from 'smol-toml';
 import {z} from 'zod';
 
 /*
- * The part of Harbor's `task.toml` harness-lab reads; every other key (metadata, [task], [solution], the verifier's env) is
- * kept out of the plan and ignored, as Harbor ignores keys it does not know.
+ * The part of Harbor's `task.toml` harness-lab reads; every other key (metadata, [task], [solution]) is ignored, as
+ * Harbor ignores keys it does not know.
  *
  *   version = "1.0"
  *   [metadata]    author_name, difficulty, category, tags: not read (the title is the folder's name)
  *   [agent]       timeout_sec: the agent's deadline, unless the plan is frozen with --timeout
- *   [verifier]    timeout_sec: the verifier's own deadline
+ *   [verifier]    timeout_sec: the verifier's own deadline; env: its variables (read when it runs, never kept in the plan)
  *   [environment] cpus, memory_mb (or the older memory = "2G"): recorded; memory becomes each process's limit
  */
 
@@ -19,7 +19,7 @@ const Seconds = z.number().positive();
 
 export const HarborTaskConfig = z.object({
 	agent: z.object({timeout_sec: Seconds.optional()}).loose().optional(),
-	verifier: z.object({timeout_sec: Seconds.optional()}).loose().optional(),
+	verifier: z.object({timeout_sec: Seconds.optional(), env: z.record(z.string(), z.string()).optional()}).loose().optional(),
 	environment: z.object({
 		cpus: z.number().positive().optional(),
 		memory_mb: z.number().positive().optional(),
@@ -40,6 +40,12 @@ export function parseTaskConfig(text: string): {ok: true; config: HarborTaskConf
 	const parsed = HarborTaskConfig.safeParse(value);
 	if (!parsed.success) return {ok: false, problem: `task.toml: ${parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`};
 	return {ok: true, config: parsed.data};
+}
+
+/** The variables [verifier] env gives the verifier; none when task.toml names none (or no longer parses). */
+export function verifierEnvOf(taskToml: string): Record<string, string> {
+	const parsed = parseTaskConfig(taskToml);
+	return parsed.ok ? parsed.config.verifier?.env ?? {} : {};
 }
 
 /** Bytes of memory the task asks for (memory_mb, else the older memory string); null when it names none. */

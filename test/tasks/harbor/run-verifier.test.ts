@@ -73,3 +73,17 @@ t.test('a tests/ planted in the workspace is not the verifier: /tests is the tas
 	});
 	t.equal('reward' in run && run.reward, 0);
 });
+
+t.test('the verifier gets [verifier] env and nothing of the supervisor\'s environment, a provider key least of all', async t => {
+	process.env.HLAB_TEST_PROVIDER_KEY = 'sk-supervisor-only';
+	t.teardown(() => delete process.env.HLAB_TEST_PROVIDER_KEY);
+	const task = taskOf(await writeHarborTask(join(root, 'tasks'), 'env_probe', {
+		instruction: 'x', toml: '[verifier]\nenv = { GREETING = "from-task-toml" }\n', dockerfile: 'FROM debian:bookworm\nWORKDIR /app\n',
+		testSh: 'env > /logs/verifier/env.txt; echo 1 > /logs/verifier/reward.txt\n',
+	}));
+	const {logsDir, run} = await verify(task);
+	t.equal('reward' in run && run.reward, 1);
+	const env = await readFile(join(logsDir, 'env.txt'), 'utf8');
+	t.match(env, /^GREETING=from-task-toml$/m);
+	t.notMatch(env, /sk-supervisor-only|HLAB_SANDBOX|HLAB_TEST_PROVIDER_KEY/);
+});
