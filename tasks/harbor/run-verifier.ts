@@ -17,7 +17,7 @@ export interface VerifierInput {
 }
 
 /** The verifier's run: its verdict when it gave a reward, else the grader's failure; its process record either way. */
-export type VerifierRun = {grade: Grade; reward: number; record: ProcessRecord} | {problem: string; record: ProcessRecord | null};
+export type VerifierRun = {grade: Grade; reward: number; record: ProcessRecord} | {problem: string; record: ProcessRecord};
 
 const outputLimit = 1024 * 1024;
 const bash = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
@@ -33,8 +33,7 @@ export async function runVerifier(input: VerifierInput): Promise<VerifierRun> {
 	const run = await runInGroup({
 		argv: [bash, '/tests/test.sh'],
 		cwd: input.workspace,
-		// Nothing of the supervisor's environment (a provider key, its variables) reaches the verifier, which may run the agent's code.
-		env: {...markers(), PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: process.env.LANG ?? 'C.UTF-8', ...verifierEnvOf(readFileSync(join(input.task.dir, 'task.toml'), 'utf8'))},
+		env: verifierEnvironment(input.task),
 		extendEnv: false,
 		deadlineMs: input.task.verifier_timeout_ms,
 		memoryLimitBytes: input.task.memory_bytes ?? publishedMemoryLimit(),
@@ -55,9 +54,15 @@ export async function runVerifier(input: VerifierInput): Promise<VerifierRun> {
 	return {reward, record, grade: {passed: reward === 1, score: reward >= 0 && reward <= 1 ? reward : null, details: `reward ${reward}${reward === 1 ? '' : ' (1 passes)'}`}};
 }
 
-/** The `HLAB_*=1` markers (the attempt's, a tree's), by which the supervisor finds what the verifier left running. */
-function markers(): Record<string, string> {
-	return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('HLAB_') && entry[1] === '1'));
+/**
+ * Nothing of the supervisor's environment (a provider key, its settings) reaches the verifier, which may run the agent's
+ * code: a search path, a home in the private /tmp, the locale, [verifier] env, and the `HLAB_*=1` markers (the
+ * attempt's, a tree's) by which the supervisor finds whatever it leaves running.
+ */
+function verifierEnvironment(task: HarborTask): Record<string, string> {
+	const markers = Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('HLAB_') && entry[1] === '1');
+	const own = verifierEnvOf(readFileSync(join(task.dir, 'task.toml'), 'utf8'));
+	return {...Object.fromEntries(markers), PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: process.env.LANG ?? 'C.UTF-8', ...own};
 }
 
 function verifierView(input: VerifierInput): Sandbox {
