@@ -10,3 +10,9 @@ export const PlanHarbor = z.object({
 	tasks: z.array(HarborTask).min(1),
 });
 export type PlanHarbor = z.infer<typeof PlanHarbor>;
+
+/** The CPUs a Harbor plan's tool commands may use: the most its tasks ask for ([environment] cpus); null when none asks, or for other plans. */
+export function harborCpuLimit(harbor: PlanHarbor | undefined): number | null {
+	const asked = (harbor?.tasks ?? []).flatMap(task => (task.cpus === null ? [] : [task.cpus]));
+	return asked.length === 0 ? null : Math.max(...asked);
+}

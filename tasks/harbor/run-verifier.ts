@@ -37,6 +37,7 @@ export async function runVerifier(input: VerifierInput): Promise<VerifierRun> {
 		extendEnv: false,
 		deadlineMs: input.task.verifier_timeout_ms,
 		memoryLimitBytes: input.task.memory_bytes ?? publishedMemoryLimit(),
+		cpuLimit: input.task.cpus,
 		stdoutLimit: outputLimit,
 		stderrLimit: outputLimit,
 		signal: input.signal,

@@ -2,7 +2,7 @@ import {realpathSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, relative, resolve} from 'node:path';
 import {distPath, installRoot} from '../../../files/install-root.js';
-import {containmentVariable, memoryLimitVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
+import {containmentVariable, cpuLimitVariable, memoryLimitVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
 import {keyStoreDir} from '../../evidence/seal/index.js';
 import type {AdmittedAgent} from '../../agent/index.js';
 import type {HostSession} from '../../host/index.js';
@@ -138,8 +138,8 @@ export function runnerSandbox(attempt: HiddenInputs, cartridgeDir: string | null
 
 /** Variables that carry a credential by their name. */
 const secretName = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
-/** harness-lab's own variables the runner needs: the sandbox and memory limit its commands take, the containment backend. */
-const runnerVariables = new Set([sandboxVariable, memoryLimitVariable, containmentVariable]);
+/** harness-lab's own variables the runner needs: the sandbox, memory and CPU limits its commands take, the containment backend. */
+const runnerVariables = new Set([sandboxVariable, memoryLimitVariable, cpuLimitVariable, containmentVariable]);
 
 /**
  * The runner's whole environment: the supervisor's, minus the provider's key variable, anything named like a
