@@ -33,6 +33,7 @@ export function readTaskEnvironment(taskDir: string): {ok: true; environment: Ta
 			case 'RUN': problems.push(...runProblems(instruction.args, workdir, at)); break;
 			// Metadata and what runs the container, not what is in it.
 			case 'LABEL': case 'EXPOSE': case 'CMD': case 'ENTRYPOINT': case 'MAINTAINER': break;
+			case 'ENV': case 'ARG': problems.push(...variableProblems(instruction, at)); break;
 			default: problems.push(`${at}: ${instruction.keyword} is not stood in for without Docker`);
 		}
 	}
@@ -50,8 +51,10 @@ function machineProblems(): string[] {
 
 function baseProblems(args: string, at: string): string[] {
 	const image = wordsOf(args).find(word => !word.startsWith('--')) ?? '';
-	const [name = '', tag = ''] = image.replace(/@.*$/, '').split(':');
-	const base = name.split('/').pop() ?? '';
+	// A registry may carry a port (`host:5000/ubuntu:22.04`): the tag is after the last name's colon.
+	const reference = image.replace(/@.*$/, '');
+	const name = reference.slice(reference.lastIndexOf('/') + 1);
+	const [base = '', tag = ''] = name.split(':');
 	if (tag.includes('alpine') || (!debianImages.has(base) && !debianTags.test(tag))) return [`${at}: FROM ${image} is not a Debian or Ubuntu image this machine can stand in for`];
 	return [];
 }
@@ -60,6 +63,8 @@ function baseProblems(args: string, at: string): string[] {
 function copyProblems(taskDir: string, instruction: DockerInstruction, workdir: string | null, copies: TaskEnvironment['copies'], at: string): string[] {
 	const words = wordsOf(instruction.args).filter(word => !word.startsWith('--'));
 	if (instruction.args.includes('--from')) return [`${at}: COPY --from another stage is not stood in for`];
+	// ADD unpacks a local archive, which a copy would not.
+	if (instruction.keyword === 'ADD' && words.slice(0, -1).some(word => /\.(tar|tgz|tar\.\w+)$/.test(word) || /^https?:/.test(word))) return [`${at}: ADD of an archive or a URL is not stood in for (use COPY of plain files)`];
 	if (words.length < 2) return [`${at}: ${instruction.keyword} needs a source and a destination`];
 	if (workdir === null) return [`${at}: ${instruction.keyword} before any WORKDIR`];
 	const dest = words.at(-1)!;
@@ -79,6 +84,13 @@ function copyProblems(taskDir: string, instruction: DockerInstruction, workdir: 
 		copies.push({from: rel === '' ? '.' : rel.split('\\').join('/'), to});
 	}
 	return problems;
+}
+
+/** Variables only for apt's own prompts (DEBIAN_FRONTEND) change nothing the task sees; any other would be missing. */
+function variableProblems(instruction: DockerInstruction, at: string): string[] {
+	const names = wordsOf(instruction.args).map(word => word.split('=')[0]!);
+	const others = names.filter(name => name !== 'DEBIAN_FRONTEND' && !/^(noninteractive|dialog|readline)$/.test(name));
+	return others.length === 0 ? [] : [`${at}: ${instruction.keyword} ${others.join(' ')} is not stood in for without Docker (only DEBIAN_FRONTEND is)`];
 }
 
 /** Each command of a RUN line: apt-get install of packages this machine has, a folder under the WORKDIR, or tidying. */

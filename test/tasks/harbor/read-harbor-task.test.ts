@@ -41,13 +41,20 @@ t.test('what the machine cannot stand in for is refused with its reason', async 
 		['copy_outside', 'FROM debian:bookworm\nWORKDIR /app\nCOPY seed.txt /etc/seed.txt\n', /COPY to \/etc\/seed.txt lies outside the WORKDIR \/app/],
 		['copy_missing', 'FROM debian:bookworm\nWORKDIR /app\nCOPY nothing.txt /app/\n', /COPY nothing.txt: not a file of environment\//],
 		['no_workdir', 'FROM debian:bookworm\n', /names no WORKDIR/],
-		['env', 'FROM debian:bookworm\nENV A=1\nWORKDIR /app\n', /ENV is not stood in for without Docker/],
+		['env', 'FROM debian:bookworm\nENV A=1\nWORKDIR /app\n', /ENV A is not stood in for without Docker/],
+		['add_archive', 'FROM debian:bookworm\nWORKDIR /app\nADD data.tar.gz /app/\n', /ADD of an archive or a URL is not stood in for/],
+		['registry_port', 'FROM registry.local:5000/alpine:3\nWORKDIR /app\n', /FROM registry.local:5000\/alpine:3 is not a Debian/],
 		['workdir_in_machine', 'FROM debian:bookworm\nWORKDIR /usr/hlab-missing\n', /\/usr\/hlab-missing cannot be laid out here: \/usr exists/],
 	];
 	for (const [id, dockerfile, expected] of cases) {
 		const read = await withDockerfile(id, dockerfile, {'environment/seed.txt': 's'});
 		t.match(read.ok ? 'read' : read.problems.join('\n'), expected, id);
 	}
+});
+
+t.test('apt\'s own variable, a registry with a port and an Ubuntu release tag are stood in for', async t => {
+	const read = await withDockerfile('frontend', 'FROM registry.local:5000/library/ubuntu:noble\nARG DEBIAN_FRONTEND=noninteractive\nENV DEBIAN_FRONTEND noninteractive\nWORKDIR /app\n');
+	t.ok(read.ok, read.ok ? 'read' : read.problems.join('; '));
 });
 
 t.test('folders and several sources are copied into the WORKDIR under their names', async t => {
