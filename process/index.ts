@@ -14,3 +14,4 @@ export {publishSandbox, sandboxFor, sandboxVariable} from './sandbox/attempt-san
 export {LoopbackBridge, openLoopbackBridge, type OpenBridge} from './sandbox/loopback-bridge.js';
 export {terminalText} from './terminal-text.js';
 export {MemoryLimit, memoryLimitVariable, publishMemoryLimit, publishedMemoryLimit} from './memory-limit.js';
+export {cpuLimitVariable, publishCpuLimit, publishedCpuLimit} from './cpu-limit.js';

@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {Containment} from './containment.js';
 import {MemoryLimit} from './memory-limit.js';
+import {CpuLimit} from './cpu-limit.js';
 import {Sandbox} from './sandbox/sandbox-options.js';
 
 /** How a pid was ended during cleanup. */
@@ -70,6 +71,8 @@ export const ProcessRecord = z.object({
 	resources: TreeResources,
 	/** The memory limit the tree ran under; null: none. Absent before memory limits. */
 	memory_limit: MemoryLimit.nullable().optional(),
+	/** The CPU limit the tree ran under; null: none (or the backend could not set one). Absent before CPU limits. */
+	cpu_limit: CpuLimit.nullable().optional(),
 	/** The bubblewrap sandbox the command ran in (argv above is the command inside it); null: none. Absent before sandboxes. */
 	sandbox: Sandbox.nullable().optional(),
 });

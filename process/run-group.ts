@@ -53,6 +53,8 @@ export interface RunOptions {
 	 * delegated, else RLIMIT_DATA on the leader, which every child inherits (each process on its own). Null or absent: none.
 	 */
 	memoryLimitBytes?: number | null;
+	/** Bound the tree's CPU to this many CPUs' worth of time: its cgroup's cpu.max where the cpu controller is enabled; elsewhere it is not bounded (the record says so). */
+	cpuLimit?: number | null;
 	/** Run the command under bubblewrap; if bwrap is unusable the run fails to start, it never runs unsandboxed. */
 	sandbox?: Sandbox;
 	/** Test-only: disable the sweep of members that left the group. */
@@ -116,6 +118,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 			cleanup_ms: 0,
 			resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
 			memory_limit: null,
+			cpu_limit: null,
 			sandbox: options.sandbox ?? null,
 			...fields,
 		},
@@ -151,6 +154,8 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		failureMessage = `cannot start ${file}: ${bounded.reason}`;
 		return finish({});
 	}
+	// Before the spawn, as the memory bound: the tree's first process already runs under it.
+	const cpuBounded = options.cpuLimit != null && container.limitCpu(options.cpuLimit);
 	const [spawnFile, ...spawnArgs] = container.wrap(bounded.argv) as [string, ...string[]];
 	const subprocess = execa(spawnFile, spawnArgs, {
 		cwd,
@@ -207,6 +212,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	options.urge?.removeEventListener('abort', onUrge);
 	const resources = container.resources();
 	const memoryLimit = bounded.by === null ? null : {bytes: options.memoryLimitBytes!, by: bounded.by, oom_kills: container.oomKills()};
+	const cpuLimit = cpuBounded ? {cpus: options.cpuLimit!, by: 'cgroup' as const} : null;
 	container.release();
 	// A pipe held open by something we could not find must not hang the caller.
 	await settleStreams([subprocess.stdout!, subprocess.stderr!], [stdout.writable, stderr.writable]);
@@ -223,6 +229,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		cleanup_ms: cleanupMs,
 		resources,
 		memory_limit: memoryLimit,
+		cpu_limit: cpuLimit,
 	});
 }
 
@@ -268,4 +275,5 @@ function validate(options: RunOptions): void {
 	const memory = options.memoryLimitBytes;
 	// No process starts in zero bytes: a limit of 0 is a mistake, not a very strict limit.
 	if (memory != null && !(Number.isSafeInteger(memory) && memory > 0)) throw new RangeError(`memoryLimitBytes must be a positive whole number, got ${memory}`);
+	if (options.cpuLimit != null && !(Number.isFinite(options.cpuLimit) && options.cpuLimit > 0)) throw new RangeError(`cpuLimit must be a positive number, got ${options.cpuLimit}`);
 }

@@ -1,7 +1,8 @@
 import treeKill from 'tree-kill';
 import {cgroupBase} from './cgroup/cgroup-base.js';
 import {stopCgroupTree} from './cgroup/stop-cgroup-tree.js';
-import {createTreeCgroup, enterThenExec, limitCgroupMemory, oomKills, readResources, removeTreeCgroup, waitPopulated} from './cgroup/tree-cgroup.js';
+import {cpuMaxValue} from './cpu-limit.js';
+import {createTreeCgroup, enterThenExec, limitCgroupCpu, limitCgroupMemory, oomKills, readResources, removeTreeCgroup, waitPopulated} from './cgroup/tree-cgroup.js';
 import type {Containment} from './containment.js';
 import {procTracker, psTracker, type DescendantTracker} from './descendant-tracker.js';
 import type {ProcStat} from './proc-table.js';
@@ -21,6 +22,8 @@ export interface TreeContainer {
 	resources(): TreeResources;
 	/** Bounds the whole tree's memory where the backend can (a cgroup with the memory controller); false: it cannot. */
 	limitMemory(bytes: number): boolean;
+	/** Bounds the whole tree's CPU where the backend can (a cgroup with the cpu controller); false: it cannot. */
+	limitCpu(cpus: number): boolean;
 	/** Processes of the tree the OOM killer ended; null where the backend cannot tell. */
 	oomKills(): number | null;
 	/** Drops what the backend holds for the tree (its cgroup, its watch). */
@@ -56,6 +59,7 @@ function cgroupContainer(): TreeContainer {
 		}),
 		resources: () => readResources(tree),
 		limitMemory: bytes => limitCgroupMemory(tree, bytes),
+		limitCpu: cpus => limitCgroupCpu(tree, cpuMaxValue(cpus)),
 		oomKills: () => oomKills(tree),
 		release: () => void removeTreeCgroup(tree),
 	};
@@ -85,6 +89,7 @@ function sweepContainer(containment: 'proc' | 'portable', marker: string, track:
 		},
 		resources: () => unmeasured,
 		limitMemory: () => false,
+		limitCpu: () => false,
 		oomKills: () => null,
 		release() {
 			if (track && leader !== null) tracker.unwatch(leader.pid);

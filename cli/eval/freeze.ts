@@ -24,6 +24,7 @@ interface FreezeFlags extends ProviderFlags, LimitFlags {
 	maxTotalTokens?: string;
 	maxTotalTasks?: string;
 	cartridge?: string;
+	harborTasks?: string;
 	sandbox?: boolean;
 	agent?: string;
 	pilot?: string;
@@ -47,6 +48,7 @@ export const freezeMode: EvalMode = {
 			.option('--max-total-tokens <n>', 'the attempt launches no task once its tasks used n tokens; the rest fail with reason budget')
 			.option('--max-total-tasks <n>', 'the attempt launches at most n tasks; the rest fail with reason budget')
 			.option('--cartridge <dir>', 'the cartridge whose cases are the tasks, whose collectors and graders are the scorer and whose harness is the baseline', absolutePath)
+			.option('--harbor-tasks <dir>', 'a Harbor task folder (or a folder of them) as the tasks: instruction.md the prompt, task.toml the deadlines, tests/ the verifier; runs under --sandbox (docs/harbor.md)', absolutePath)
 			.option('--pilot <report.json>', 'a prior baseline report: its pass rate and its spread of turns, tokens and duration size the power line (needs min_confidence)', absolutePath)
 			.option('--workspace-limit <size>', 'the most room a task\'s workspace may take (allocated blocks, e.g. 512MiB; default 256MiB); past it the task is ended, reason workspace_limit')
 			.option('--memory-limit <size>', 'the memory each process of a task may hold (cgroup memory.max where delegated, else RLIMIT_DATA; e.g. 8GiB; default 4GiB)')
@@ -57,8 +59,8 @@ export const freezeMode: EvalMode = {
 
 async function freeze(flags: FreezeFlags, command: Command): Promise<number> {
 	const {provider, maxSteps, deadlineMs} = requireResponses(readProviderFlags(flags), flags);
-	// A cartridge's cases run under its contract's budgets unless the command line names others (a default is not a choice).
-	const given = (key: string): boolean => flags.cartridge === undefined || command.getOptionValueSource(key) === 'cli';
+	// A cartridge's cases run under its contract's budgets, a Harbor task under its task.toml's deadline, unless the command line names others (a default is not a choice).
+	const given = (key: string): boolean => (flags.cartridge === undefined && (flags.harborTasks === undefined || key !== 'timeout')) || command.getOptionValueSource(key) === 'cli';
 	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const warnings: string[] = [];
@@ -79,6 +81,7 @@ async function freeze(flags: FreezeFlags, command: Command): Promise<number> {
 		sandbox: flags.sandbox === true,
 		...(flags.agent === undefined ? {} : {agentSpec: flags.agent}),
 		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
+		...(flags.harborTasks === undefined ? {} : {harborDir: flags.harborTasks}),
 		warn: line => warnings.push(line),
 		...(flags.pilot === undefined ? {} : {pilot: await readPilot(flags.pilot)}),
 	});
@@ -93,9 +96,10 @@ async function freeze(flags: FreezeFlags, command: Command): Promise<number> {
 	return okExit;
 }
 
-/** A cartridge's cases have no reference behaviour: with the scripted provider it needs a response script to play them. */
+/** A cartridge's cases and Harbor tasks have no reference behaviour: with the scripted provider it needs a response script to play them. */
 function requireResponses(choice: ProviderChoice, flags: FreezeFlags): ProviderChoice {
-	if (flags.responses === undefined && flags.cartridge !== undefined && choice.provider.kind === 'scripted') throw new UsageError('--cartridge with --provider scripted needs --responses FILE (a response script)');
+	const source = flags.cartridge !== undefined ? '--cartridge' : flags.harborTasks !== undefined ? '--harbor-tasks' : null;
+	if (flags.responses === undefined && source !== null && choice.provider.kind === 'scripted') throw new UsageError(`${source} with --provider scripted needs --responses FILE (a response script)`);
 	return choice;
 }
 

@@ -6,7 +6,7 @@ import {outFlag} from './out-flag.js';
 export const sharedFlags: FlagGroup[] = [
 	{
 		modes: ['freeze', 'list'], why: 'selects the tasks',
-		add: command => command.option('--task <ids>', 'all, or a comma list of task ids (case ids with --cartridge)', 'all'),
+		add: command => command.option('--task <ids>', 'all, or a comma list of task ids (case ids with --cartridge, task folder names with --harbor-tasks)', 'all'),
 	},
 	{
 		modes: ['freeze', 'plan', 'resume'], why: 'names the configuration a plan is frozen or run with',

@@ -43,13 +43,14 @@ export async function runCommandTool(context: CommandContext, command: string, t
 	}
 	const wanted = timeoutSeconds === undefined ? defaultCommandTimeoutMs : Math.round(timeoutSeconds * 1000);
 	const deadlineMs = Math.max(1, Math.min(wanted, Math.floor(context.deadline.remainingMs())));
-	const {runInGroup, sandboxFor, publishedMemoryLimit} = await supervision();
+	const {runInGroup, sandboxFor, publishedMemoryLimit, publishedCpuLimit} = await supervision();
 	const run = await runInGroup({
 		argv: [shell, '-c', command],
 		cwd: context.root,
 		env: context.env,
 		deadlineMs,
 		memoryLimitBytes: publishedMemoryLimit(),
+		cpuLimit: publishedCpuLimit(),
 		stdoutLimit: commandOutputLimit,
 		stderrLimit: commandOutputLimit,
 		signal: context.deadline.signal,
@@ -95,12 +96,13 @@ export class BackgroundJobs {
 	async start(context: CommandContext, command: string): Promise<{id: number; pid: number}> {
 		let spawned!: (pid: number) => void;
 		const pid = new Promise<number>(resolve => (spawned = resolve));
-		const {runInGroup, sandboxFor, publishedMemoryLimit} = await supervision();
+		const {runInGroup, sandboxFor, publishedMemoryLimit, publishedCpuLimit} = await supervision();
 		const run = runInGroup({
 			argv: [shell, '-c', command],
 			cwd: context.root,
 			env: context.env,
 			memoryLimitBytes: publishedMemoryLimit(),
+		cpuLimit: publishedCpuLimit(),
 			deadlineMs: Math.max(1, Math.floor(context.deadline.remainingMs())),
 			stdout: {kind: 'ignore'},
 			stderr: {kind: 'ignore'},

@@ -89,6 +89,16 @@ export function limitCgroupMemory(tree: TreeCgroup, bytes: number): boolean {
 	}
 }
 
+/** Sets the tree's cpu.max; false where the cpu controller is not enabled for it (no such file) or refuses. */
+export function limitCgroupCpu(tree: TreeCgroup, value: string): boolean {
+	try {
+		writeFileSync(path.join(tree.dir, 'cpu.max'), value);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** How many of the tree's processes the OOM killer ended (memory.events), null without the memory controller. */
 export function oomKills(tree: TreeCgroup): number | null {
 	const line = readLines(tree, 'memory.events').find(entry => entry.startsWith('oom_kill '));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {namespaceArgs} from './check-sandbox.js';
 import type {Sandbox} from './sandbox-options.js';
+import {mountArgs, viewPath, viewRootArgs} from './view-root.js';
 
 /**
  * The argv that runs `argv` in `cwd` under bubblewrap. Order matters: the read-only root, fresh /dev, /proc and a
@@ -17,10 +18,11 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 	const files = hidden.filter(entry => !dirs.includes(entry));
 	const bridged = throughBridges(sandbox, argv);
 	const readable = besideHidden([...runtimeUnderTmp(), ...bridged.readable, ...sandbox.readable.map(entry => path.resolve(entry))].filter(entry => existsSync(entry)), dirs);
+	const mounts = sandbox.mounts ?? [];
 	return [
 		bwrap,
 		...namespaceArgs(sandbox.network),
-		'--ro-bind', '/', '/',
+		...(mounts.length === 0 ? ['--ro-bind', '/', '/'] : viewRootArgs()),
 		'--dev', '/dev',
 		'--proc', '/proc',
 		'--tmpfs', '/tmp',
@@ -30,7 +32,8 @@ export function sandboxArgv(bwrap: string, sandbox: Sandbox, cwd: string, argv: 
 		...readable.inside.flatMap(entry => ['--ro-bind', entry, entry]),
 		...sandbox.writable.map(entry => path.resolve(entry)).flatMap(dir => ['--bind', dir, dir]),
 		...dirs.flatMap(dir => ['--remount-ro', dir]),
-		'--chdir', cwd,
+		...mountArgs(mounts),
+		'--chdir', viewPath(mounts, cwd),
 		'--',
 		...bridged.argv,
 	];

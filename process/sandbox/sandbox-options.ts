@@ -13,5 +13,7 @@ export const Sandbox = z.object({
 	network: z.boolean(),
 	/** Without network: ports of the supervisor's loopback the command may still reach (its metering proxy). */
 	bridges: z.array(LoopbackBridge).optional(),
+	/** Folders shown at another path (a Harbor task's workspace at its WORKDIR); with any, the root is rebuilt so new paths can appear, then made read-only. */
+	mounts: z.array(z.object({source: z.string(), target: z.string(), writable: z.boolean()})).optional(),
 });
 export type Sandbox = z.infer<typeof Sandbox>;

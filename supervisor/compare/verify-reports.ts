@@ -5,6 +5,7 @@ import {computePlanDigest} from '../plan/plan-digest.js';
 import type {Plan} from '../plan/plan-schema.js';
 import {parsePlan} from '../plan/parse-plan.js';
 import {builtinScorer} from '../plan/identities.js';
+import {harborIdentities} from '../plan/freeze-harbor.js';
 import {taskById} from '../plan/task-selection.js';
 import {InputError} from '../input-error.js';
 import {describeIssues} from '../../controller-protocol/index.js';
@@ -115,13 +116,17 @@ async function missingEvidence(label: string, dir: string, report: Report): Prom
 	return out;
 }
 
-/** For built-in plans: the graders and the deciding code must still be the ones frozen, or the comparison is not the frozen rule. */
+/** For built-in and Harbor plans: the graders (a Harbor task's tests/) and the deciding code must still be the ones frozen, or the comparison is not the frozen rule. */
 export async function verifyScorer(plan: Plan): Promise<string[]> {
+	if (plan.harbor !== undefined) return changedScorer(plan, (await harborIdentities(plan.harbor)).scorer);
 	if (plan.scorer.kind !== 'builtin') return [];
 	const tasks = plan.task_ids.map(taskById);
 	const missing = plan.task_ids.filter((_, index) => tasks[index] === null);
 	if (missing.length > 0) return [`scorer: task${missing.length > 1 ? 's' : ''} ${missing.join(', ')} no longer in the suite`];
-	const now = await builtinScorer(tasks.filter(task => task !== null));
+	return changedScorer(plan, await builtinScorer(tasks.filter(task => task !== null)));
+}
+
+function changedScorer(plan: Plan, now: Plan['scorer']): string[] {
 	if (now.digest === plan.scorer.digest) return [];
 	const changed = Object.keys({...plan.scorer.files, ...now.files}).filter(name => plan.scorer.files[name] !== now.files[name]);
 	return [`scorer: the graders or the compare code changed since freezing (${changed.join(', ')}); a new plan and baseline are needed`];

@@ -14,6 +14,7 @@ import {checkControllerFiles} from './freeze-controller.js';
 import {admitSandbox} from './freeze-sandbox.js';
 import {admitResponses} from './freeze-responses.js';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
+import {harborDifferences, harborIdentities} from './freeze-harbor.js';
 
 export interface AdmissionResult {
 	admitted: boolean;
@@ -42,7 +43,7 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 	const ids = plan.tasks.map(task => task.id);
 	const entries = plan.controller === null ? denominatorOf(ids.map(id => ({id})), plan.repeat) : ids;
 	if (!sameSet(entries, plan.task_ids) || new Set(plan.task_ids).size !== plan.task_ids.length) differences.push('plan: the task list and the ordered task ids disagree');
-	const builtin = plan.controller === null && plan.cartridge === undefined;
+	const builtin = plan.controller === null && plan.cartridge === undefined && plan.harbor === undefined;
 	const tasks = builtin ? plan.task_ids.map(taskById) : [];
 	plan.task_ids.forEach((id, index) => {
 		if (builtin && tasks[index] === null) differences.push(`task ${id}: no longer in the built-in suite`);
@@ -69,6 +70,8 @@ export async function admit(plan: Plan, options: AdmissionOptions): Promise<Admi
 			);
 			packages = now.composition.packages;
 			differences.push(...await cartridgeAdmission(plan, now, options));
+			if (plan.harbor !== undefined) Object.assign(now, await harborIdentities(plan.harbor, options.root ?? installRoot));
+			if (plan.harbor !== undefined) differences.push(...harborDifferences(plan.harbor));
 			differences.push(...compareIdentities(plan, now));
 		} catch (error) {
 			// An installation whose deciding code no longer links cannot be the one frozen.

@@ -3,6 +3,7 @@ import {readResponseScript, type ResponseScript, type ScriptedConversation} from
 import {InputError} from '../input-error.js';
 import type {Plan, PlanProvider} from './plan-schema.js';
 import {taskById} from './task-selection.js';
+import {instructionOf} from '../../tasks/harbor/index.js';
 
 /** A response script that cannot be frozen or played: unreadable, invalid, or for a provider that is not scripted. */
 export class ResponseScriptError extends InputError {
@@ -49,7 +50,9 @@ export async function admitResponses(provider: PlanProvider): Promise<string[]> 
  * turns the script gives it (none when it names none, so the task's first request fails as `script_exhausted`).
  */
 export function planConversations(plan: Plan, script: ResponseScript): ScriptedConversation[] {
-	const prompts = plan.controller === null
+	const prompts = plan.harbor !== undefined
+		? plan.harbor.tasks.map(task => ({id: task.id, prompt: instructionOf(task)}))
+		: plan.controller === null
 		? plan.tasks.map(task => ({id: task.id, prompt: taskById(task.id)?.prompt ?? null}))
 		: TasksResult.parse(plan.controller.tasks).tasks.map(task => ({id: task.id, prompt: task.prompt}));
 	const tasks = prompts.filter((task): task is {id: string; prompt: string} => task.prompt !== null)

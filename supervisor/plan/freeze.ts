@@ -18,6 +18,8 @@ import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-
 import {planPower, powerText} from './plan-power.js';
 import type {Pilot} from './pilot.js';
 import {UsageError} from '../input-error.js';
+import {freezeHarbor, harborIdentities, harborTasksOf} from './freeze-harbor.js';
+import type {PlanHarbor} from './plan-harbor.js';
 import {defaultMemoryLimitBytes, defaultWorkspaceLimitBytes, taskLimitsOf, taskLimitsText} from './task-limits.js';
 
 export interface FreezeOptions {
@@ -50,6 +52,8 @@ export interface FreezeOptions {
 	sandbox?: boolean;
 	/** `--cartridge DIR`: its cases are the task source, its suite the scorer, its Harness the baseline. */
 	cartridge?: LoadedCartridge;
+	/** `--harbor-tasks DIR`: a Harbor task folder (or a folder of them) is the task source, its tests/ the scorer; implies the sandbox. */
+	harborDir?: string;
 	/** `--agent SPEC`: the baseline side's third-party agent, its installation verified and its identity frozen. */
 	agentSpec?: string;
 	/** Where a warning that does not stop the freeze goes (one line each); dropped when absent. */
@@ -59,10 +63,11 @@ export interface FreezeOptions {
 }
 
 /** The per-task step and time budgets: those given, else the cartridge contract's, so a cartridge plan runs as `agent --cartridge` does. */
-function taskBudgetsOf(options: FreezeOptions): {max_steps: number; timeout_ms: number} {
+function taskBudgetsOf(options: FreezeOptions, harbor: PlanHarbor | undefined): {max_steps: number; timeout_ms: number} {
 	const contract = options.cartridge?.config;
 	const maxSteps = options.maxSteps ?? contract?.max_steps;
-	const deadlineMs = options.deadlineMs ?? contract?.deadline_ms;
+	// A Harbor plan's tasks each keep their own deadline; the plan's is the longest of them.
+	const deadlineMs = options.deadlineMs ?? contract?.deadline_ms ?? (harbor === undefined ? undefined : Math.max(...harbor.tasks.map(task => task.agent_timeout_ms)));
 	if (maxSteps === undefined || deadlineMs === undefined) throw new Error('a plan without a cartridge needs its step and time budgets');
 	return {max_steps: maxSteps, timeout_ms: deadlineMs};
 }
@@ -70,7 +75,7 @@ function taskBudgetsOf(options: FreezeOptions): {max_steps: number; timeout_ms: 
 /** Resolves everything once, without any model call, and returns the sealed plan. */
 export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	// Refused first: a plan that cannot be sandboxed is not worth resolving.
-	const sandbox = freezeSandbox(options.sandbox ?? false);
+	const sandbox = freezeSandbox((options.sandbox ?? false) || options.harborDir !== undefined);
 	const configuration = await loadConfiguration(options.configPath, options.cwd);
 	const policy = await loadExperimentPolicy(options.policyPath);
 	let tasks: TaskDefinition[] | null = null;
@@ -78,7 +83,13 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	let planTasks: Plan['tasks'];
 	let taskIds: string[];
 	const repeat = options.repeat ?? 1;
-	if (options.cartridge !== undefined) {
+	let harbor: PlanHarbor | undefined;
+	if (options.harborDir !== undefined) {
+		if (options.controllerPath !== null || options.cartridge !== undefined) throw new SelectionError('a plan has one task source: Harbor tasks, a cartridge or a controller');
+		harbor = freezeHarbor(options.harborDir, {selection: options.selection, agentDeadlineMs: options.deadlineMs, memoryBytes: options.memoryLimitBytes ?? null});
+		planTasks = harborTasksOf(harbor);
+		taskIds = denominatorOf(planTasks, repeat);
+	} else if (options.cartridge !== undefined) {
 		if (options.controllerPath !== null) throw new SelectionError('a plan has one task source: a cartridge or a controller, not both');
 		planTasks = cartridgeTasks(options.cartridge, options.selection);
 		taskIds = denominatorOf(planTasks, repeat);
@@ -102,6 +113,7 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	const identities = await computeIdentities(tasks, tools, configuration, controller === null ? null : {identity_digest: controller.identity_digest, files: controller.identity.files});
 	const cartridge = options.cartridge === undefined ? undefined : planCartridgeOf(options.cartridge);
 	if (cartridge !== undefined) Object.assign(identities, await cartridgeIdentities(cartridge));
+	if (harbor !== undefined) Object.assign(identities, await harborIdentities(harbor));
 	return sealPlan({
 		schema: planSchema,
 		created_at: new Date().toISOString(),
@@ -113,19 +125,26 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		provider: await freezeResponses(options.provider, options.responsesPath ?? null, planTasks.map(task => task.id), options.warn ?? (() => {})),
 		...(options.limits === undefined ? {} : {provider_limits: options.limits}),
 		budgets: {
-			...taskBudgetsOf(options),
+			...taskBudgetsOf(options, harbor),
 			workspace_limit_bytes: options.workspaceLimitBytes ?? defaultWorkspaceLimitBytes,
-			memory_limit_bytes: options.memoryLimitBytes ?? defaultMemoryLimitBytes,
+			memory_limit_bytes: options.memoryLimitBytes ?? harborMemoryOf(harbor) ?? defaultMemoryLimitBytes,
 		},
 		policy: controller?.schedule.concurrency == null ? policy : {...policy, concurrency: controller.schedule.concurrency},
 		controller,
 		...(cartridge === undefined ? {} : {cartridge}),
+		...(harbor === undefined ? {} : {harbor}),
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
 		...(options.totalBudget === undefined ? {} : {total_budget: options.totalBudget}),
 		...(sandbox === undefined ? {} : {sandbox}),
 		...(options.agentSpec === undefined ? {} : {agent: await freezeAgent(options.agentSpec)}),
 		...(power === undefined ? {} : {power}),
 	});
+}
+
+/** A Harbor plan's memory limit: the largest the selected tasks ask for ([environment] memory_mb); null when none asks. */
+function harborMemoryOf(harbor: PlanHarbor | undefined): number | null {
+	const asked = (harbor?.tasks ?? []).flatMap(task => (task.memory_bytes === null ? [] : [task.memory_bytes]));
+	return asked.length === 0 ? null : Math.max(...asked);
 }
 
 /** Writes the plan on disk before returning; an existing file is never overwritten (EEXIST). */
@@ -149,6 +168,7 @@ export function frozenPlanSummary(path: string, plan: Plan): string {
 		`  acceptance: ${JSON.stringify(plan.policy.acceptance)}`,
 		...(plan.power === undefined ? [] : [`  ${powerText(plan.power)}`]),
 		...(plan.cartridge === undefined ? [] : [`  cartridge ${plan.cartridge.name} (${plan.cartridge.dir}); baseline harness ${plan.cartridge.baseline.digest}`]),
+		...(plan.harbor === undefined ? [] : [`  harbor tasks ${plan.harbor.dir}: the workspace at ${plan.harbor.workdir}, tests/ only for the verifier; per task: ${plan.harbor.tasks.map(task => `${task.id} ${task.agent_timeout_ms} ms${task.memory_bytes === null ? '' : `, memory ${Math.round(task.memory_bytes / 1024 ** 2)} MiB`}`).join('; ')}`]),
 		`  scorer ${plan.scorer.kind} ${plan.scorer.digest}`,
 		...(plan.sandbox === undefined ? [] : [`  sandbox: bubblewrap ${plan.sandbox.version} (in-process tasks in a sandboxed task runner, tool commands and host candidates; no evidence, plan or key in view)`]),
 	].join('\n');

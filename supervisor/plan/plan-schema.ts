@@ -7,6 +7,7 @@ import {Configuration} from './configuration.js';
 import {PlanSandbox} from './freeze-sandbox.js';
 import {AgentIdentity} from '../../agents/agent-identity.js';
 import {PlanPower} from './plan-power.js';
+import {PlanHarbor} from './plan-harbor.js';
 
 export const planSchema = 'harness-lab/plan@1';
 
@@ -90,7 +91,7 @@ export const Plan = z.object({
 	/** The selected tasks' own folders: definitions, graders, reference behaviour, setup and expected data. */
 	task_sources: SourceSet,
 	/** Everything that grades and decides: the tasks' files and the module graph of the graders and deciding code, or the pinned controller. */
-	scorer: z.object({kind: z.enum(['builtin', 'controller', 'cartridge']), digest: z.string(), files: FileDigests}),
+	scorer: z.object({kind: z.enum(['builtin', 'controller', 'cartridge', 'harbor']), digest: z.string(), files: FileDigests}),
 	provider: PlanProvider,
 	/** How hard the attempt may drive the provider, all tasks together (absent: no limits). */
 	provider_limits: ProviderLimits.optional(),
@@ -109,6 +110,8 @@ export const Plan = z.object({
 	controller: PlanController.nullable(),
 	/** The cartridge whose cases this plan runs; absent (not null) for other sources, so older plans keep their digests. */
 	cartridge: PlanCartridge.optional(),
+	/** The Harbor tasks this plan runs (`--harbor-tasks`); absent (not null) for other sources, so older plans keep their digests. */
+	harbor: PlanHarbor.optional(),
 	/** What the experiment expects to show, written before running; absent (not null) when none was given, so older plans keep their digests. */
 	hypothesis: z.string().min(1).optional(),
 	/** The whole attempt's budget (`--max-total-tokens`, `--max-total-tasks`); absent when none was given, so older plans keep their digests. */

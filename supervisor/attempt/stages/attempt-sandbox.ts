@@ -2,7 +2,7 @@ import {realpathSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, relative, resolve} from 'node:path';
 import {distPath, installRoot} from '../../../files/install-root.js';
-import {containmentVariable, memoryLimitVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
+import {containmentVariable, cpuLimitVariable, memoryLimitVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
 import {keyStoreDir} from '../../evidence/seal/index.js';
 import type {AdmittedAgent} from '../../agent/index.js';
 import type {HostSession} from '../../host/index.js';
@@ -29,6 +29,7 @@ export function hiddenFromTasks(attempt: HiddenInputs): string[] {
 		...suiteFolders.flatMap(folder => [join(installRoot, folder), distPath(folder)]),
 		...[plan.cartridge?.dir, options.candidateCartridge].filter(isGiven).map(dir => resolve(dir)),
 		...controllerFiles(attempt.plan),
+		...harborFolders(plan),
 		...(options.secretFiles ?? []).map(file => resolve(file)),
 		...userFolders(),
 		// The seal's key store too (it may sit outside home, e.g. HLAB_STATE_DIR): the key is never in a task's view.
@@ -54,6 +55,22 @@ function controllerFiles(plan: HiddenInputs['plan']): string[] {
 	return Object.keys(plan.controller.identity.files).map(file => resolve(file)).filter(file => !interpreter.has(file));
 }
 
+/**
+ * A Harbor plan's task folders whole (their tests/, the verifier, and solution/ are never the agent's), and the folder
+ * they were frozen from unless the installation or this Node lives in it, since commands run with them.
+ */
+function harborFolders(plan: HiddenInputs['plan']): string[] {
+	if (plan.harbor === undefined) return [];
+	const holdsRuntime = [installRoot, realpathSync(process.execPath)].some(path => !relative(plan.harbor!.dir, path).startsWith('..'));
+	return [...(holdsRuntime ? [] : [plan.harbor.dir]), ...plan.harbor.tasks.map(task => task.dir)].map(dir => resolve(dir));
+}
+
+/** A Harbor plan shows the task's workspace (the first writable path) at the WORKDIR too, as the container would. */
+function workdirMount(plan: HiddenInputs['plan'], writable: string[]): Pick<Sandbox, 'mounts'> {
+	if (plan.harbor === undefined || writable[0] === undefined) return {};
+	return {mounts: [{source: writable[0], target: plan.harbor.workdir, writable: true}]};
+}
+
 /** Home (where the user's keys and credentials live) and the state folder where harness-lab keeps its own keys. */
 function userFolders(): string[] {
 	const home = [homedir(), process.env.HOME].filter(isGiven).filter(dir => dir !== '/');
@@ -74,7 +91,8 @@ function unique(paths: string[]): string[] {
  * so it is published before any thread exists; an unsandboxed plan publishes nothing.
  */
 export function publishAttemptSandbox(attempt: HiddenInputs): void {
-	publishSandbox(attempt.plan.sandbox === undefined ? null : {hidden: hiddenFromTasks(attempt), network: false});
+	const workdir = attempt.plan.harbor === undefined ? {} : {workdir: attempt.plan.harbor.workdir};
+	publishSandbox(attempt.plan.sandbox === undefined ? null : {hidden: hiddenFromTasks(attempt), network: false, ...workdir});
 }
 
 /**
@@ -87,7 +105,7 @@ export function hostSandbox(attempt: HiddenInputs, host: HostSession): ((writabl
 	const hidden = [...hiddenFromTasks(attempt), resolve(host.dir)];
 	// The executable's folder (a build is the whole folder) stays readable even under the private /tmp.
 	const readable = [...new Set([dirname(host.identity.path), dirname(host.identity.launched)])];
-	return writable => ({writable, readable, hidden, network: false});
+	return writable => ({writable, readable, hidden, network: false, ...workdirMount(attempt.plan, writable)});
 }
 
 /**
@@ -99,7 +117,7 @@ export function agentSandbox(attempt: HiddenInputs, agent: AdmittedAgent): ((wri
 	if (attempt.plan.sandbox === undefined) return undefined;
 	const hidden = hiddenFromTasks(attempt);
 	const readable = [agent.packageDir, agent.loaded.dir].filter(isGiven).map(dir => resolve(dir));
-	return writable => ({writable, readable, hidden, network: false});
+	return writable => ({writable, readable, hidden, network: false, ...workdirMount(attempt.plan, writable)});
 }
 
 /**
@@ -120,8 +138,8 @@ export function runnerSandbox(attempt: HiddenInputs, cartridgeDir: string | null
 
 /** Variables that carry a credential by their name. */
 const secretName = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
-/** harness-lab's own variables the runner needs: the sandbox and memory limit its commands take, the containment backend. */
-const runnerVariables = new Set([sandboxVariable, memoryLimitVariable, containmentVariable]);
+/** harness-lab's own variables the runner needs: the sandbox, memory and CPU limits its commands take, the containment backend. */
+const runnerVariables = new Set([sandboxVariable, memoryLimitVariable, cpuLimitVariable, containmentVariable]);
 
 /**
  * The runner's whole environment: the supervisor's, minus the provider's key variable, anything named like a

@@ -2,12 +2,13 @@ import {randomUUID} from 'node:crypto';
 import {join, resolve} from 'node:path';
 import {pino, type Logger} from 'pino';
 import {writeBytes} from '../../../files/write-json.js';
-import {openAttemptScope, publishMemoryLimit, publishSandbox, type AttemptScope} from '../../../process/index.js';
+import {openAttemptScope, publishCpuLimit, publishMemoryLimit, publishSandbox, type AttemptScope} from '../../../process/index.js';
 import {killMarked} from '../../../process/kill-marked.js';
 import {releaseAttemptLock, writeAttemptLock} from '../../evidence/attempt-lock.js';
 import {openEvidenceDir} from '../../evidence/evidence-dir.js';
 import {checkRuntimeRootVariable, chooseRuntimeRoot, exportLeftRuntime, recordRuntimeRoot, type RuntimeRootRecord} from '../../evidence/runtime-root.js';
 import type {Plan} from '../../plan/plan-schema.js';
+import {harborCpuLimit} from '../../plan/plan-harbor.js';
 import {taskLimitsOf} from '../../plan/task-limits.js';
 import type {AttemptContext} from './attempt-context.js';
 import {checkOptions, sideOf, type AttemptOptions} from './attempt-options.js';
@@ -36,6 +37,7 @@ export async function openAttempt(options: AttemptOptions): Promise<AttemptConte
 	publishAttemptSandbox({plan, dir, runtime, options});
 	// Published before any worker thread exists, as the sandbox is: the threads' tool commands run under it.
 	publishMemoryLimit(taskLimitsOf(plan).memoryBytes);
+	publishCpuLimit(harborCpuLimit(plan.harbor));
 	const log = pino({base: {attempt_id: attemptId}}, pino.destination({dest: join(dir, 'log.jsonl'), sync: true}));
 	const side = sideOf(options);
 	log.info({plan: resolve(options.planPath), side, plan_digest: plan.plan_digest, runtime}, 'attempt started');
@@ -96,6 +98,7 @@ export async function closeAttempt(attempt: AttemptContext): Promise<void> {
 		attempt.scope.close();
 		publishSandbox(null);
 		publishMemoryLimit(null);
+		publishCpuLimit(null);
 		delete process.env[attempt.markerKey];
 	}
 	// Last: with its processes ended and its state moved, a recovery may take the directory (this process may live on).

@@ -9,6 +9,7 @@ import type {Admission} from './admit-attempt.js';
 import {type AttemptTask, builtinAttemptTask} from '../task-core/attempt-task.js';
 import {cartridgeAttemptTasks} from '../task-core/cartridge-tasks.js';
 import {controllerAttemptTasks} from '../task-core/controller-tasks.js';
+import {harborAttemptTasks} from '../task-core/harbor-tasks.js';
 import {TaskLeakWatch} from './audit-leaks.js';
 import {BudgetGate} from './total-budget.js';
 import {executeTask, type TaskRunner} from '../task-core/execute-task.js';
@@ -81,6 +82,7 @@ export function taskTurns(attempt: AttemptContext, admission: Admission, service
 function attemptTasks(attempt: AttemptContext, admission: Admission): Array<AttemptTask | null> {
 	if (attempt.plan.controller !== null) return controllerAttemptTasks(attempt.plan, attempt.dir, attempt.signal);
 	if (admission.cartridge !== null) return cartridgeAttemptTasks(attempt.plan, admission.cartridge);
+	if (attempt.plan.harbor !== undefined) return harborAttemptTasks(attempt.plan.harbor, attempt.plan.task_ids);
 	return admission.result.tasks.map(task => (task === null ? null : builtinAttemptTask(task)));
 }
 

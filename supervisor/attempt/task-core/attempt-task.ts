@@ -33,6 +33,10 @@ export interface AttemptTask {
 	setup(workspace: string): Promise<void>;
 	grade(context: GradeContext): Promise<Grade>;
 	agent?: TaskAgent;
+	/** The task's own deadline (a Harbor task's [agent] timeout_sec); absent: the plan's. */
+	deadlineMs?: number;
+	/** The task's own memory limit per process (a Harbor task's memory_mb); absent: the plan's. */
+	memoryLimitBytes?: number;
 }
 
 export function builtinAttemptTask(task: TaskDefinition): AttemptTask {

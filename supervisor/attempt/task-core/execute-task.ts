@@ -40,8 +40,8 @@ export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<T
 		paths: turn.paths,
 		provider: runner.provider,
 		maxSteps: plan.budgets.max_steps,
-		deadlineMs: plan.budgets.timeout_ms,
-		memoryLimitBytes: limits.memoryBytes,
+		deadlineMs: ready.task.deadlineMs ?? plan.budgets.timeout_ms,
+		memoryLimitBytes: ready.task.memoryLimitBytes ?? limits.memoryBytes,
 		signal: quota.signal,
 		...(ready.task.agent === undefined ? {} : {agent: ready.task.agent}),
 	}).finally(() => quota.finish());
