@@ -17,7 +17,7 @@ import {sendEvents} from './stream/server-sent-events.js';
 import {responsesStream} from './stream/responses-stream.js';
 import {loadTokenizer} from './tokenizer.js';
 
-// Required, not imported: importing node:http as a module reads each of its exports, and its fetch-era getters load undici (~25 ms of every start).
+// Required, not imported: importing node:http as a module reads each of its exports, and its WebSocket getters load undici (~25 ms of every start).
 const {createServer} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export type {ScriptedTask} from './scripted-task.js';

@@ -3,7 +3,7 @@ import {createRequire} from 'node:module';
 import type {AddressInfo} from 'node:net';
 import {json, type MockRequest, type ScenarioName, scenarios} from './scenarios.js';
 
-// Required, not imported: importing node:http as a module reads each of its exports, and its fetch-era getters load undici (~25 ms of every start).
+// Required, not imported: importing node:http as a module reads each of its exports, and its WebSocket getters load undici (~25 ms of every start).
 const {createServer} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export interface MockProvider {

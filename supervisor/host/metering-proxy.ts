@@ -9,7 +9,7 @@ import {checkRequest, turnFlavour, type ProxyError, type TurnFlavour} from './tu
 import {TurnResponse} from './turn-response.js';
 import type {ProxyRefusals} from './host-records.js';
 
-// Required, not imported: importing node:http as a module reads each of its exports, and its fetch-era getters load undici (~25 ms of every start).
+// Required, not imported: importing node:http as a module reads each of its exports, and its WebSocket getters load undici (~25 ms of every start).
 const require = createRequire(import.meta.url);
 const {createServer, request: httpRequest} = require('node:http') as typeof import('node:http');
 const {request: httpsRequest} = require('node:https') as typeof import('node:https');
