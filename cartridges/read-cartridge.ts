@@ -1,6 +1,5 @@
 import {readdir, readFile, stat} from 'node:fs/promises';
 import {join} from 'node:path';
-import {parse as parseYaml} from 'yaml';
 import type {z} from 'zod';
 import {CaseFile, ContractConfig, issuesOf, Manifest, RuntimeConfig, ToolSpec} from './cartridge-files.js';
 
@@ -38,7 +37,7 @@ async function readText(dir: string, path: string, problems: Problems, optional 
 }
 
 /** Parses YAML or JSON text and validates it; problems name the file. */
-function parseWith<T extends z.ZodType>(path: string, text: string, schema: T, problems: Problems): z.infer<T> | null {
+function parseWith<T extends z.ZodType>(path: string, text: string, schema: T, problems: Problems, parseYaml: (text: string) => unknown): z.infer<T> | null {
 	let value: unknown;
 	try {
 		value = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
@@ -71,6 +70,9 @@ export async function readCartridgeFiles(dir: string, problems: Problems): Promi
 		return {manifest: null, config: null, runtime: null, prompt: null, tools: [], resources: [], cases: [], collectors: [], graders: []};
 	}
 	const text = async (path: string, optional = false): Promise<string | null> => readText(dir, path, problems, optional);
+	// Loaded here, not at start-up: most hlab processes never read a cartridge, and yaml is ~70 modules (~20 ms).
+	const {parse: parseYaml} = await import('yaml');
+	const parse = <T extends z.ZodType>(path: string, fileText: string, schema: T): z.infer<T> | null => parseWith(path, fileText, schema, problems, parseYaml);
 	const manifestText = await text('cartridge.json');
 	const configText = await text('config.yaml');
 	const runtimeText = await text('runtime.yaml', true);
@@ -81,7 +83,7 @@ export async function readCartridgeFiles(dir: string, problems: Problems): Promi
 	for (const entry of await entries(dir, 'tools')) {
 		if (!entry.directory) continue;
 		const yamlText = await text(`tools/${entry.name}/tool.yaml`);
-		const spec = yamlText === null ? null : parseWith(`tools/${entry.name}/tool.yaml`, yamlText, ToolSpec, problems);
+		const spec = yamlText === null ? null : parse(`tools/${entry.name}/tool.yaml`, yamlText, ToolSpec);
 		if (spec && spec.name !== entry.name) problems.add(`tools/${entry.name}/tool.yaml: names the tool ${spec.name}; the folder and the name must agree`);
 		tools.push({folder: entry.name, spec});
 	}
@@ -90,16 +92,16 @@ export async function readCartridgeFiles(dir: string, problems: Problems): Promi
 		if (entry.directory || !entry.name.endsWith('.json')) continue;
 		const path = `evals/cases/${entry.name}`;
 		const caseText = await text(path);
-		const value = caseText === null ? null : parseWith(path, caseText, CaseFile, problems);
+		const value = caseText === null ? null : parse(path, caseText, CaseFile);
 		if (value && `${value.id}.json` !== entry.name) problems.add(`${path}: its id is ${value.id}; the file must be named ${value.id}.json`);
 		cases.push({path, value});
 	}
 	const evals = await entries(dir, 'evals');
 	const typescript = (prefix: string): string[] => evals.filter(entry => !entry.directory && entry.name.startsWith(prefix) && entry.name.endsWith('.ts')).map(entry => `evals/${entry.name}`);
 	return {
-		manifest: manifestText === null ? null : parseWith('cartridge.json', manifestText, Manifest, problems),
-		config: configText === null ? null : parseWith('config.yaml', configText, ContractConfig, problems),
-		runtime: runtimeText === null ? {} : parseWith('runtime.yaml', runtimeText, RuntimeConfig, problems),
+		manifest: manifestText === null ? null : parse('cartridge.json', manifestText, Manifest),
+		config: configText === null ? null : parse('config.yaml', configText, ContractConfig),
+		runtime: runtimeText === null ? {} : parse('runtime.yaml', runtimeText, RuntimeConfig),
 		prompt,
 		tools,
 		resources: (await entries(dir, 'resources')).filter(entry => !entry.directory && entry.name.endsWith('.ts')).map(entry => entry.name.slice(0, -3)),

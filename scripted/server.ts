@@ -1,5 +1,6 @@
 import {randomBytes} from 'node:crypto';
-import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
+import type {IncomingMessage, ServerResponse} from 'node:http';
+import {createRequire} from 'node:module';
 import type {AddressInfo} from 'node:net';
 import {builtinTasks} from '../tasks/index.js';
 import {ApiError} from './api-error.js';
@@ -15,6 +16,9 @@ import {chatStream} from './stream/chat-stream.js';
 import {sendEvents} from './stream/server-sent-events.js';
 import {responsesStream} from './stream/responses-stream.js';
 import {loadTokenizer} from './tokenizer.js';
+
+// Required, not imported: importing node:http as a module reads each of its exports, and its WebSocket getters load undici (~25 ms of every start).
+const {createServer} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export type {ScriptedTask} from './scripted-task.js';
 

@@ -1,6 +1,10 @@
-import {createServer, type IncomingMessage} from 'node:http';
+import type {IncomingMessage} from 'node:http';
+import {createRequire} from 'node:module';
 import type {AddressInfo} from 'node:net';
 import {json, type MockRequest, type ScenarioName, scenarios} from './scenarios.js';
+
+// Required, not imported: importing node:http as a module reads each of its exports, and its WebSocket getters load undici (~25 ms of every start).
+const {createServer} = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export interface MockProvider {
 	/** The base URL for an OpenAI-compatible client, ending in /v1. */

@@ -1,5 +1,5 @@
-import {createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse} from 'node:http';
-import {request as httpsRequest} from 'node:https';
+import type {IncomingHttpHeaders, IncomingMessage, ServerResponse} from 'node:http';
+import {createRequire} from 'node:module';
 import type {AddressInfo} from 'node:net';
 import type {Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
@@ -8,6 +8,11 @@ import {estimateUsage} from './token-estimate.js';
 import {checkRequest, turnFlavour, type ProxyError, type TurnFlavour} from './turn-request.js';
 import {TurnResponse} from './turn-response.js';
 import type {ProxyRefusals} from './host-records.js';
+
+// Required, not imported: importing node:http as a module reads each of its exports, and its WebSocket getters load undici (~25 ms of every start).
+const require = createRequire(import.meta.url);
+const {createServer, request: httpRequest} = require('node:http') as typeof import('node:http');
+const {request: httpsRequest} = require('node:https') as typeof import('node:https');
 
 /** A request body bigger than this is refused: no agent's conversation is this big, and the proxy holds it to check it. */
 const requestLimit = 64 * 1024 * 1024;

@@ -3,7 +3,7 @@ import {homedir, tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {distPath, installRoot} from '../../files/install-root.js';
-import {checkSandbox, publishedMemoryLimit, runInGroup, sandboxFor, type ProcessRecord} from '../../process/index.js';
+import type {ProcessRecord} from '../../process/index.js';
 import type {GradeOptions} from '../task-definition.js';
 import {copyWorkspace} from './copy-workspace.js';
 import {reportProblem} from './node-test-report.js';
@@ -30,7 +30,9 @@ const reporterSource = fileURLToPath(new URL('./node-test-reporter.js', import.m
  * absent. The verdict is the runner's structured report (node-test-report.ts), never its exit code or what it prints.
  */
 export async function runNodeTests(workspace: string, tests: NodeTests, options: GradeOptions): Promise<TestRun> {
-	const hidden = checkSandbox().ok ? hiddenFromGrader([workspace, ...(options.hidden ?? [])]) : null;
+	// Loaded here, not with the task list: a process that only reads the tasks (the scripted provider's) skips execa's 110 modules.
+	const {checkSandbox, publishedMemoryLimit, runInGroup, sandboxFor} = await import('../../process/index.js');
+	const hidden = checkSandbox().ok ? hiddenFromGrader([workspace, ...(options.hidden ?? []), ...(sandboxFor('/')?.hidden ?? [])]) : null;
 	const scratch = scratchOutside(hidden ?? []);
 	try {
 		const copy = join(scratch, 'workspace');
@@ -61,11 +63,10 @@ export async function runNodeTests(workspace: string, tests: NodeTests, options:
 	}
 }
 
-/** What the run's own sandbox hides: the install's tasks and graders, home, the workspace, the attempt's own hidden paths. */
+/** What the run's own sandbox hides: the install's tasks and graders, home, and `hidden` (the workspace, the attempt's own hidden paths). */
 function hiddenFromGrader(hidden: string[]): string[] {
 	const home = [homedir(), process.env.HOME].filter((dir): dir is string => dir !== undefined && dir !== '' && dir !== '/');
-	const attempt = sandboxFor('/')?.hidden ?? [];
-	return outermost([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, ...attempt, '/etc/shadow', '/etc/gshadow']);
+	return outermost([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, '/etc/shadow', '/etc/gshadow']);
 }
 
 /** The scratch folder, outside every hidden path: TMPDIR may lie inside one (the attempt's runtime root, home), which would hide the copy. */
