@@ -93,25 +93,35 @@ function negativeUsage(label: string, report: Report): string[] {
 	return out;
 }
 
+/** Evidence paths looked up at once: the lookups overlap instead of waiting on the disk one after another. */
+const lookAhead = 64;
+
 /** Every evidence path a report cites must exist inside its evidence directory. */
 async function missingEvidence(label: string, dir: string, report: Report): Promise<string[]> {
 	const out: string[] = [];
-	for (const task of report.tasks) {
-		for (const [kind, rel] of Object.entries(task.evidence)) {
-			const path = resolve(dir, rel);
-			const inside = relative(dir, path);
-			if (isAbsolute(rel) || inside.startsWith('..')) {
-				out.push(`${label}: task ${task.task_id} cites ${kind} evidence outside its directory (${rel})`);
-				continue;
-			}
-			try {
-				await access(path);
-			} catch {
-				out.push(`${label}: task ${task.task_id} cites ${kind} evidence ${rel}, which is missing`);
-			}
-		}
-		if (task.outcome !== null && !('result' in task.evidence)) out.push(`${label}: task ${task.task_id} cites no result.json`);
+	for (let start = 0; start < report.tasks.length; start += lookAhead) {
+		const found = await Promise.all(report.tasks.slice(start, start + lookAhead).map(task => taskEvidenceProblems(label, dir, task)));
+		out.push(...found.flat());
 	}
+	return out;
+}
+
+async function taskEvidenceProblems(label: string, dir: string, task: Report['tasks'][number]): Promise<string[]> {
+	const out: string[] = [];
+	for (const [kind, rel] of Object.entries(task.evidence)) {
+		const path = resolve(dir, rel);
+		const inside = relative(dir, path);
+		if (isAbsolute(rel) || inside.startsWith('..')) {
+			out.push(`${label}: task ${task.task_id} cites ${kind} evidence outside its directory (${rel})`);
+			continue;
+		}
+		try {
+			await access(path);
+		} catch {
+			out.push(`${label}: task ${task.task_id} cites ${kind} evidence ${rel}, which is missing`);
+		}
+	}
+	if (task.outcome !== null && !('result' in task.evidence)) out.push(`${label}: task ${task.task_id} cites no result.json`);
 	return out;
 }
 
