@@ -6,7 +6,7 @@ import {oneTurnContext, stubPlan} from './one-turn/context.js';
 import {clearAttempts, hlab, runPlan, type AttemptRun} from './one-turn/fixture.js';
 import {round} from './stats.js';
 
-export const tenThousandSizes = {tiny: {tasks: 20, small: 4, concurrency: 2}, full: {tasks: 10_000, small: 500, concurrency: 8}} as const;
+export const tenThousandSizes = {tiny: {tasks: 6, small: 2, concurrency: 2}, full: {tasks: 10_000, small: 500, concurrency: 8}} as const;
 
 /** Each of recover, compare and report within this, and the page's first paint and filter within the other. */
 const commandTargetMs = 10_000;
