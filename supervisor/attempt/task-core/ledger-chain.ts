@@ -43,7 +43,7 @@ export async function verifyLedger(dir: string, attemptId: string, recordedSeale
 	return {seal: 'sealed', records, torn, ...trust.result()};
 }
 
-/** Without the key: an old ledger is read as it always was, a sealed one is refused whole; either way it is small enough to hold. */
+/** Without the key (a ledger from before the seal, or another user's store): read whole as it always was, the rare path. */
 function verifyWithoutKey(lines: ReadLine[], attemptId: string, recordedSealed: boolean): VerifiedLedger {
 	const records = lines.filter(line => line.record !== null).length;
 	const torn = lines.length > 0 && lines.at(-1)!.record === null ? [lines.at(-1)!.line] : [];
