@@ -10,9 +10,18 @@ if (major < 22) {
 }
 // Compiled code cached on disk (under the OS temp folder, keyed by each file's content): later starts skip compiling.
 module.enableCompileCache?.();
-// The supervisor's young generation stays near its initial size instead of doubling to 32 MB: measured at concurrency 8, this is
-// about 30 MB of peak memory for no measurable CPU (bench/README.md, where the memory goes). Worker threads set their own limit.
-v8.setFlagsFromString('--semi-space-growth-factor=1');
+// Reading evidence (a report page, a comparison, a recovery) holds whole reports: V8's own sizing serves it, and the two
+// flags below would triple its collection time (bench/README.md, ten thousand tasks).
+const readsEvidence = process.argv[2] === 'report' || (process.argv[2] === 'eval' && process.argv.some(arg => /^--(compare|recover)(=|$)/.test(arg)));
+if (!readsEvidence) {
+	// The supervisor's young generation stays near its initial size instead of doubling to 32 MB: measured at concurrency 8, this is
+	// about 30 MB of peak memory for no measurable CPU (bench/README.md, where the memory goes). Worker threads set their own limit.
+	v8.setFlagsFromString('--semi-space-growth-factor=1');
+	// The old generation grows by a quarter over what the last full collection kept, not up to fourfold: with a young generation
+	// this small, much of a task's garbage is promoted, and at 10,000 tasks the heaps of the supervisor and its threads (far
+	// more garbage than live) doubled the peak memory (bench/README.md, ten thousand tasks). Worker threads inherit it.
+	v8.setFlagsFromString('--heap-growing-percent=25');
+}
 // The supervisor starts `hlab host-worker` once per host task; it takes no arguments, so it skips the command line parser.
 if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import('../dist/cli/host-worker.js')).runHostWorker();
 else await import('../dist/cli/main.js');

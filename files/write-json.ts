@@ -25,8 +25,11 @@ export async function writeJson(path: string, value: unknown, options: WriteOpti
 	await writeBytes(path, jsonText(value), options);
 }
 
-/** Writes bytes under the options above; an exclusive write is also atomic, so a crash never leaves a half file that blocks a retry. */
-export async function writeBytes(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+/**
+ * Writes bytes under the options above; an exclusive write is also atomic, so a crash never leaves a half file that blocks a retry.
+ * `data` may be pieces produced as they are written (a large page), so the whole never has to be held at once.
+ */
+export async function writeBytes(path: string, data: string | Uint8Array | AsyncIterable<string>, options: WriteOptions = {}): Promise<void> {
 	const {exclusive = false, durable = false} = options;
 	const atomic = options.atomic ?? (durable || exclusive);
 	if (!atomic) return writeInPlace(path, data, durable);
@@ -53,7 +56,7 @@ function tempNameFor(path: string): string {
 	return join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
 }
 
-async function writeInPlace(path: string, data: string | Uint8Array, durable: boolean): Promise<void> {
+async function writeInPlace(path: string, data: string | Uint8Array | AsyncIterable<string>, durable: boolean): Promise<void> {
 	const handle = await open(path, 'w');
 	try {
 		await handle.writeFile(data);

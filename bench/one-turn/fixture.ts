@@ -18,9 +18,9 @@ export async function scratch(name: string): Promise<{dir: string; remove(): Pro
 }
 
 /** Runs the real `hlab` command line, supervised; a non-zero status is an error with its stderr. */
-export async function hlab(args: string[], options: {cwd: string; onSpawn?: (pid: number) => void}): Promise<GroupRun> {
+export async function hlab(args: string[], options: {cwd: string; onSpawn?: (pid: number) => void; statuses?: number[]}): Promise<GroupRun> {
 	const run = await runInGroup({argv: [process.execPath, hlabBin, ...args], cwd: options.cwd, deadlineMs: 600_000, stdoutLimit: 64 * 1024 * 1024, onSpawn: options.onSpawn});
-	if (run.record.failure !== null || run.record.exit_code !== 0) {
+	if (run.record.failure !== null || !(options.statuses ?? [0]).includes(run.record.exit_code ?? -1)) {
 		throw new Error(`hlab ${args.join(' ')} ended with ${run.record.failure ?? `status ${run.record.exit_code}`}: ${run.stderr?.toString().trim().slice(-2000)}${failedTasks(run.stdout?.toString() ?? '')}`);
 	}
 	return run;
@@ -38,6 +38,8 @@ function failedTasks(stdout: string): string {
 }
 
 export interface AttemptRun {
+	/** The attempt's evidence directory (removed by `clearAttempts`). */
+	artifacts: string;
 	wallMs: number;
 	/** The supervisor's peak resident memory (VmHWM), read from /proc while it ran; null if never read. */
 	peakRssMiB: number | null;
@@ -87,7 +89,7 @@ export async function runPlan(dir: string, plan: string, count: number, extra: s
 		const report = JSON.parse(run.stdout!.toString()) as {totals?: {passed?: number}; report?: {totals?: {passed?: number}}};
 		const passed = report.totals?.passed ?? report.report?.totals?.passed;
 		if (passed !== count) throw new Error(`the attempt passed ${passed} of ${count} tasks (evidence kept in ${artifacts})`);
-		return {wallMs: run.record.wall_ms, peakRssMiB: sampler.peakRssMiB, cpuMs: sampler.cpuMs};
+		return {artifacts, wallMs: run.record.wall_ms, peakRssMiB: sampler.peakRssMiB, cpuMs: sampler.cpuMs};
 	} finally {
 		sampler.stop();
 	}

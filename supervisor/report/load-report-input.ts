@@ -19,13 +19,17 @@ export class ReportInputError extends InputError {
 /** An attempt's evidence directory, or a comparison: two report.json files and the decision made over them. */
 export type ReportPaths = {attempt: string} | {baseline: string; candidate: string; decision: string} | {family: string};
 
-/** Reads and validates every file the page shows, so that rendering is a pure function of the result. */
-export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> {
+/**
+ * Reads and validates every file the page shows, so that rendering is a pure function of the result. With
+ * `evidence: false` the tasks' transcripts and journals are left for the writer to read one at a time (`writeReport`).
+ */
+export async function loadReportInput(paths: ReportPaths, options: {evidence: boolean} = {evidence: true}): Promise<ReportInput> {
+	const loadSide = (label: SideInput['label'], path: string) => readSide(label, path, options.evidence);
 	if ('attempt' in paths) {
 		const side = await loadSide('attempt', join(resolve(paths.attempt), 'report.json'));
 		return ReportInput.parse({kind: 'attempt', sides: [side], decision: null, plan: await loadPlan(side), statistics: null, generated_at: new Date().toISOString()});
 	}
-	if ('family' in paths) return loadFamily(resolve(paths.family));
+	if ('family' in paths) return loadFamily(resolve(paths.family), options.evidence);
 	const baseline = await loadSide('baseline', resolve(paths.baseline));
 	const candidate = await loadSide('candidate', resolve(paths.candidate));
 	const decision = parsed(Decision, await readJson(resolve(paths.decision), 'decision'), 'decision', paths.decision);
@@ -41,9 +45,9 @@ export async function loadReportInput(paths: ReportPaths): Promise<ReportInput> 
 }
 
 /** Several candidates: the family's decision names the baseline and every candidate; the page shows them side by side. */
-async function loadFamily(path: string): Promise<ReportInput> {
+async function loadFamily(path: string, withEvidence: boolean): Promise<ReportInput> {
 	const decision = parsed(CandidatesDecision, await readJson(path, 'decision'), 'decision', path);
-	const baseline = await loadSide('baseline', resolve(decision.baseline));
+	const baseline = await readSide('baseline', resolve(decision.baseline), withEvidence);
 	const differences = [];
 	for (const item of decision.candidates) {
 		const candidate = parsed(Report, await readJson(resolve(item.candidate), 'report'), 'report', item.candidate);
@@ -52,7 +56,7 @@ async function loadFamily(path: string): Promise<ReportInput> {
 	return ReportInput.parse({kind: 'candidates', sides: [baseline], decision: null, plan: await loadPlan(baseline), statistics: null, generated_at: new Date().toISOString(), family: {decision, differences}});
 }
 
-async function loadSide(label: SideInput['label'], reportPath: string): Promise<SideInput> {
+async function readSide(label: SideInput['label'], reportPath: string, withEvidence: boolean): Promise<SideInput> {
 	const raw = await readJson(reportPath, 'report');
 	const report = parsed(Report, raw, 'report', reportPath);
 	const dir = dirname(reportPath);
@@ -61,7 +65,7 @@ async function loadSide(label: SideInput['label'], reportPath: string): Promise<
 		report_path: reportPath,
 		report,
 		leaks: report.tasks.map(leakCell),
-		evidence: await evidenceOf(dir, report),
+		evidence: withEvidence ? await evidenceOf(dir, report) : [],
 	};
 }
 

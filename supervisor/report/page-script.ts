@@ -1,7 +1,8 @@
 /**
  * The page's behaviour, plain ES2020 run by the browser: it reads the embedded JSON and builds the page with DOM nodes.
  * Every value reaches the page as a text node or an attribute, never as markup, so recorded text cannot inject any.
- * Transcripts and journals are parsed only when a task is opened, so a thousand tasks open fast.
+ * Transcripts and journals are parsed only when a task is opened, and the task table holds only the rows scrolled to
+ * (a page of them at a time, more as the last comes into view), so ten thousand tasks open and filter fast.
  */
 export const pageScript = String.raw`
 (function () {
@@ -285,9 +286,18 @@ export const pageScript = String.raw`
 	// The task table: one row per entry of the denominator, a group of columns per side.
 	var columns = [{key: 'status', title: 'status'}, {key: 'grade', title: 'grader'}, {key: 'turns', title: 'turns', n: true}, {key: 'tokens', title: 'tokens', n: true}, {key: 'wall_ms', title: 'duration', n: true}, {key: 'leak', title: 'leaks'}];
 	var sortState = {key: 'index', side: -1, dir: 1};
+	// Rows are made when first shown and kept; the table holds the first rows of the sorted, filtered list, a page at a time.
 	var rowNodes = [];
 	var detailNodes = {};
 	var tbody;
+	var pageRows = 200;
+	var order = data.rows.map(function (row) { return row.index; });
+	var shownList = order;
+	var renderedCount = 0;
+	var moreRow = null;
+	var nearEnd = typeof IntersectionObserver === 'function' ? new IntersectionObserver(function (entries) {
+		if (entries.some(function (entry) { return entry.isIntersecting; })) renderMore();
+	}, {rootMargin: '800px'}) : null;
 
 	function gradeLine(cell) {
 		if (!cell.grade) return cell.message || '—';
@@ -340,9 +350,6 @@ export const pageScript = String.raw`
 		}));
 		var thead = h('thead', {on: {click: function (e) { var th = e.target.closest('th.sortable'); if (th) sortBy(th); }}}, head1, head2);
 		tbody = h('tbody');
-		var fragment = document.createDocumentFragment();
-		data.rows.forEach(function (row) { var tr = tableRow(row); rowNodes.push(tr); fragment.appendChild(tr); });
-		tbody.appendChild(fragment);
 		out.appendChild(h('div', {cls: 'scroll'}, h('table', {id: 'task-table', cls: 'tasks'}, thead, tbody)));
 		return out;
 	}
@@ -357,16 +364,36 @@ export const pageScript = String.raw`
 		if (mode === 'differ') return statuses[0] !== statuses[1];
 		return true;
 	}
+	function rowNode(index) { return rowNodes[index] || (rowNodes[index] = tableRow(data.rows[index])); }
+	// The next page of the shown list, with the detail of each open row after it, and a row that brings the page after.
+	function renderMore() {
+		var fragment = document.createDocumentFragment();
+		var end = Math.min(shownList.length, renderedCount + pageRows);
+		for (var i = renderedCount; i < end; i++) {
+			var index = shownList[i];
+			fragment.appendChild(rowNode(index));
+			if (detailNodes[index]) fragment.appendChild(detailNodes[index]);
+		}
+		renderedCount = end;
+		if (moreRow) { if (nearEnd) nearEnd.unobserve(moreRow); moreRow.remove(); moreRow = null; }
+		var left = shownList.length - renderedCount;
+		if (left > 0) {
+			moreRow = h('tr', {cls: 'more'}, h('td', {colspan: 2 + columns.length * data.sides.length}, h('button', {type: 'button', on: {click: renderMore}, text: 'show ' + Math.min(left, pageRows) + ' more (' + left + ' not shown yet)'})));
+			fragment.appendChild(moreRow);
+		}
+		tbody.appendChild(fragment);
+		if (moreRow && nearEnd) nearEnd.observe(moreRow);
+	}
+	function render() {
+		tbody.textContent = '';
+		renderedCount = 0;
+		moreRow = null;
+		renderMore();
+	}
 	function apply() {
-		var shown = 0;
-		data.rows.forEach(function (row) {
-			var show = visible(row);
-			if (show) shown++;
-			rowNodes[row.index].hidden = !show;
-			var detail = detailNodes[row.index];
-			if (detail) detail.hidden = !show || !rowNodes[row.index].classList.contains('open');
-		});
-		document.getElementById('shown').textContent = shown + ' of ' + data.rows.length + ' tasks';
+		shownList = order.filter(function (index) { return visible(data.rows[index]); });
+		render();
+		document.getElementById('shown').textContent = shownList.length + ' of ' + data.rows.length + ' tasks';
 	}
 	function sortBy(th) {
 		var key = th.getAttribute('data-key');
@@ -380,17 +407,15 @@ export const pageScript = String.raw`
 			if (key === 'task') return row.task_id;
 			return cellValue(row.cells[side], key);
 		};
-		var ordered = data.rows.slice().sort(function (a, b) {
+		order = data.rows.slice().sort(function (a, b) {
 			var x = value(a), y = value(b);
 			// Unknown values sort last whichever the direction: they are not small.
 			if (x === null || x === undefined) return y === null || y === undefined ? a.index - b.index : 1;
 			if (y === null || y === undefined) return -1;
-			var order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-			return order === 0 ? a.index - b.index : order * sortState.dir;
-		});
-		var fragment = document.createDocumentFragment();
-		ordered.forEach(function (row) { fragment.appendChild(rowNodes[row.index]); if (detailNodes[row.index]) fragment.appendChild(detailNodes[row.index]); });
-		tbody.appendChild(fragment);
+			var compared = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+			return compared === 0 ? a.index - b.index : compared * sortState.dir;
+		}).map(function (row) { return row.index; });
+		apply();
 	}
 
 	function evidenceOf(side, index) {

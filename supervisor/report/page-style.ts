@@ -60,6 +60,7 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space:
 tr.task { cursor: pointer; }
 tr.task:hover { background: #f0f4fb; }
 tr.task.open { background: #eaf0fa; }
+tr.more td { text-align: center; padding: 10px; }
 tr.task:focus { outline: 2px solid var(--accent); outline-offset: -2px; }
 td.id { white-space: nowrap; font-weight: 500; }
 .caret { display: inline-block; width: 1.1em; color: var(--muted); }

@@ -5,8 +5,8 @@ export class ReportPageExistsError extends InputError {
 	readonly reason = 'report_exists';
 }
 
-/** Writes the page exclusively and durably: an earlier page is never overwritten. */
-export async function writeReportPage(path: string, html: string): Promise<void> {
+/** Writes the page (whole, or as pieces made while it is written) exclusively and durably: an earlier page is never overwritten. */
+export async function writeReportPage(path: string, html: string | AsyncIterable<string>): Promise<void> {
 	try {
 		await writeBytes(path, html, {exclusive: true, durable: true});
 	} catch (error) {

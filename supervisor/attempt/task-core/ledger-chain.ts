@@ -1,6 +1,6 @@
-import {readIfPresent} from '../../../files/read-if-present.js';
+import {open} from 'node:fs/promises';
 import {join} from 'node:path';
-import {changedFiles, checkChain, keyStoreDir, readAttemptKey, type ChainLine, type LinkVerdict} from '../../evidence/seal/index.js';
+import {ChainWalk, changedFiles, keyStoreDir, readAttemptKey, type ChainLine, type LinkVerdict} from '../../evidence/seal/index.js';
 import {LedgerRecord} from '../report/report-schema.js';
 
 /** A ledger as its seal lets it be trusted. */
@@ -23,43 +23,79 @@ export interface VerifiedLedger {
  * Reads `ledger.jsonl` of an attempt and trusts only what its seal vouches for: records of an unbroken MAC chain, one
  * per entry, whose sealed files are unchanged. A ledger is held to its seal when attempt.json says it was sealed, when
  * the key store holds its attempt's key, or when any record carries a seal: stripping the seals does not make it old.
+ * With the key, the ledger is read as a stream and each line verified as it comes: only the trusted records are kept.
  */
 export async function verifyLedger(dir: string, attemptId: string, recordedSealed: boolean): Promise<VerifiedLedger> {
-	const lines = await readLines(join(dir, 'ledger.jsonl'));
+	const path = join(dir, 'ledger.jsonl');
 	const key = readAttemptKey(attemptId);
+	if (key === null) return verifyWithoutKey(await collect(ledgerLines(path)), attemptId, recordedSealed);
+	const trust = new ChainTrust(dir, new ChainWalk(key, attemptId));
+	let records = 0;
+	// One line behind the reader: only the last line can be torn, and a torn last line is no break of the chain.
+	let pending: ReadLine | null = null;
+	for await (const line of ledgerLines(path)) {
+		if (line.record !== null) records += 1;
+		if (pending !== null) trust.add(pending);
+		pending = line;
+	}
+	const torn = pending !== null && pending.record === null ? [pending.line] : [];
+	if (pending !== null && torn.length === 0) trust.add(pending);
+	return {seal: 'sealed', records, torn, ...trust.result()};
+}
+
+/** Without the key (a ledger from before the seal, or another user's store): read whole as it always was, the rare path. */
+function verifyWithoutKey(lines: ReadLine[], attemptId: string, recordedSealed: boolean): VerifiedLedger {
 	const records = lines.filter(line => line.record !== null).length;
 	const torn = lines.length > 0 && lines.at(-1)!.record === null ? [lines.at(-1)!.line] : [];
 	const chained = torn.length > 0 ? lines.slice(0, -1) : lines;
-	if (!recordedSealed && key === null && !chained.some(line => line.record?.seal !== undefined)) return {...unsealedLedger(chained), records, torn};
-	if (key === null) return {...withoutKey(chained, attemptId), records, torn};
-	const verdicts = checkChain(key, attemptId, chained);
-	return {seal: 'sealed', records, torn, ...trustChain(dir, chained, verdicts)};
+	if (!recordedSealed && !chained.some(line => line.record?.seal !== undefined)) return {...unsealedLedger(chained), records, torn};
+	return {...withoutKey(chained, attemptId), records, torn};
 }
 
-async function readLines(path: string): Promise<ChainLine[]> {
-	const text = await readIfPresent(path) ?? '';
-	const lines: ChainLine[] = [];
-	text.split('\n').forEach((line, index) => {
-		if (line.trim() === '') return;
-		lines.push({line: index + 1, record: parseLine(line)});
+/** A ledger line as read: its raw record (the MAC is over these bytes' JSON) and the same record through its schema. */
+interface ReadLine extends ChainLine {
+	parsed: LedgerRecord | null;
+}
+
+/** The non-blank lines of a ledger one at a time, numbered as in the file; none when there is no ledger. */
+async function* ledgerLines(path: string): AsyncGenerator<ReadLine> {
+	const handle = await open(path).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === 'ENOENT') return null;
+		throw error;
 	});
-	return lines;
+	if (handle === null) return;
+	try {
+		let number = 0;
+		for await (const text of handle.readLines({encoding: 'utf8'})) {
+			number += 1;
+			if (text.trim() !== '') yield {line: number, ...parseLine(text)};
+		}
+	} finally {
+		await handle.close();
+	}
 }
 
-function parseLine(line: string): ChainLine['record'] {
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+	const out: T[] = [];
+	for await (const item of items) out.push(item);
+	return out;
+}
+
+function parseLine(line: string): Pick<ReadLine, 'record' | 'parsed'> {
 	try {
 		const raw: unknown = JSON.parse(line);
 		// The MAC is checked over the bytes as written (raw JSON), the record's shape by its schema.
-		return LedgerRecord.safeParse(raw).success ? raw as ChainLine['record'] : null;
+		const parsed = LedgerRecord.safeParse(raw);
+		return parsed.success ? {record: raw as ChainLine['record'], parsed: parsed.data} : {record: null, parsed: null};
 	} catch {
-		return null;
+		return {record: null, parsed: null};
 	}
 }
 
 /** A ledger from before the seal: read as it always was, the last record of an entry standing. */
-function unsealedLedger(lines: ChainLine[]): Pick<VerifiedLedger, 'seal' | 'trusted' | 'distrusted' | 'problems'> {
+function unsealedLedger(lines: ReadLine[]): Pick<VerifiedLedger, 'seal' | 'trusted' | 'distrusted' | 'problems'> {
 	const trusted = new Map<number, LedgerRecord>();
-	for (const {record} of lines) if (record !== null) trusted.set(LedgerRecord.parse(record).result.index, LedgerRecord.parse(record));
+	for (const {parsed} of lines) if (parsed !== null) trusted.set(parsed.result.index, parsed);
 	const unreadable = lines.filter(line => line.record === null).map(line => line.line);
 	return {seal: 'unsealed', trusted, distrusted: new Map(), problems: unreadable.length > 0 ? [`ledger lines ${unreadable.join(', ')} could not be read`] : []};
 }
@@ -74,31 +110,37 @@ function withoutKey(lines: ChainLine[], attemptId: string): Pick<VerifiedLedger,
 	return {seal: 'no_key', trusted: new Map(), distrusted, problems: [why]};
 }
 
-/** The chain's verdicts applied to entries: a record that does not hold, or a second one, makes its entry untrusted. */
-function trustChain(dir: string, lines: ChainLine[], verdicts: LinkVerdict[]): Pick<VerifiedLedger, 'trusted' | 'distrusted' | 'problems'> {
-	const trusted = new Map<number, LedgerRecord>();
-	const distrusted = new Map<number, string>();
-	const problems: string[] = [];
-	const distrust = (line: number, record: ChainLine['record'], why: string): void => {
+/** The chain's verdicts applied to entries, line by line: a record that does not hold, or a second one, makes its entry untrusted. */
+class ChainTrust {
+	readonly #trusted = new Map<number, LedgerRecord>();
+	readonly #distrusted = new Map<number, string>();
+	readonly #problems: string[] = [];
+
+	constructor(private readonly dir: string, private readonly walk: ChainWalk) {}
+
+	add({line, record, parsed}: ReadLine): void {
+		const verdict = this.walk.next(record);
+		if (verdict !== 'sealed') return this.#distrust(line, record, brokenLink[verdict]);
+		const index = parsed!.result.index;
+		if (this.#trusted.has(index) || this.#distrusted.has(index)) return this.#distrust(line, record, 'a second record for this entry');
+		const changed = changedFiles(this.dir, parsed!.seal!.files);
+		if (changed.length > 0) return this.#distrust(line, record, changed.join('; '));
+		this.#trusted.set(index, parsed!);
+	}
+
+	result(): Pick<VerifiedLedger, 'trusted' | 'distrusted' | 'problems'> {
+		return {trusted: this.#trusted, distrusted: this.#distrusted, problems: this.#problems};
+	}
+
+	#distrust(line: number, record: ChainLine['record'], why: string): void {
 		const entry = entryOf(record);
 		const problem = `ledger line ${line}${entry === null ? '' : ` (entry ${entry.task_id})`}: ${why}`;
-		problems.push(problem);
+		this.#problems.push(problem);
 		if (entry === null) return;
-		trusted.delete(entry.index);
-		const earlier = distrusted.get(entry.index);
-		distrusted.set(entry.index, earlier === undefined ? problem : `${earlier}; ${problem}`);
-	};
-	lines.forEach(({line, record}, at) => {
-		const verdict = verdicts[at]!;
-		if (verdict !== 'sealed') return distrust(line, record, brokenLink[verdict]);
-		const sealed = LedgerRecord.parse(record);
-		const index = sealed.result.index;
-		if (trusted.has(index) || distrusted.has(index)) return distrust(line, record, 'a second record for this entry');
-		const changed = changedFiles(dir, sealed.seal!.files);
-		if (changed.length > 0) return distrust(line, record, changed.join('; '));
-		trusted.set(index, sealed);
-	});
-	return {trusted, distrusted, problems};
+		this.#trusted.delete(entry.index);
+		const earlier = this.#distrusted.get(entry.index);
+		this.#distrusted.set(entry.index, earlier === undefined ? problem : `${earlier}; ${problem}`);
+	}
 }
 
 const brokenLink: Record<Exclude<LinkVerdict, 'sealed'>, string> = {

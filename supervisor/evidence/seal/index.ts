@@ -7,5 +7,5 @@
  *   sealed-files.ts  the digests a record seals, and what changed since
  */
 export {createAttemptKey, keyStoreDir, KeyStoreError, readAttemptKey} from './key-store.js';
-export {checkChain, RecordSeal, sealRecord, sealScheme, type ChainLine, type LinkVerdict} from './mac-chain.js';
+export {ChainWalk, checkChain, RecordSeal, sealRecord, sealScheme, type ChainLine, type LinkVerdict} from './mac-chain.js';
 export {changedFiles, sealedFiles} from './sealed-files.js';

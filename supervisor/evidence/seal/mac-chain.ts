@@ -41,15 +41,26 @@ export interface ChainLine {
  * that does not (forged, edited, reordered, or one before it removed) breaks the chain, and nothing after it is trusted.
  */
 export function checkChain(key: Buffer, attemptId: string, lines: ChainLine[]): LinkVerdict[] {
-	let previous = attemptId;
-	let broken = false;
-	return lines.map(({record}) => {
-		if (broken) return 'after_break';
-		const verdict = linkVerdict(key, previous, record);
-		if (verdict === 'sealed') previous = record!.seal!.mac;
-		else broken = true;
+	const walk = new ChainWalk(key, attemptId);
+	return lines.map(({record}) => walk.next(record));
+}
+
+/** The same walk one line at a time, so that a ledger is verified as it is read and never held whole. */
+export class ChainWalk {
+	#previous: string;
+	#broken = false;
+
+	constructor(private readonly key: Buffer, attemptId: string) {
+		this.#previous = attemptId;
+	}
+
+	next(record: ChainLine['record']): LinkVerdict {
+		if (this.#broken) return 'after_break';
+		const verdict = linkVerdict(this.key, this.#previous, record);
+		if (verdict === 'sealed') this.#previous = record!.seal!.mac;
+		else this.#broken = true;
 		return verdict;
-	});
+	}
 }
 
 function linkVerdict(key: Buffer, previous: string, record: ChainLine['record']): LinkVerdict {

@@ -92,6 +92,30 @@ t.test('a tampered result.json is named by the record that sealed it', async t =
 	t.match(verify.stdout, /FAIL {2}ledger: ledger line 2 \(entry implement_function\): tasks\/002-implement_function\/result.json changed since it was sealed/);
 });
 
+t.test('a torn last ledger line (a crash while it was written) is torn, not a break: the records before it still hold', async t => {
+	const dir = await copyOfCandidate();
+	const lines = await ledgerLines(dir);
+	// The ledger is read as a stream, one line behind: only the last line may be torn.
+	await writeFile(join(dir, 'ledger.jsonl'), `${lines[0]}\n${lines[1]!.slice(0, 40)}`);
+	const verify = await hlab(['verify', dir]);
+	t.match(verify.stdout, /ok {4}ledger: 1 record\(s\), one per entry, every MAC verifies over the one before it and every sealed file is unchanged; line 2 is torn/);
+	t.match(verify.stdout, /FAIL {2}report: entry implement_function: field status/, 'the torn entry is not vouched for');
+	// The same torn line in the middle is no record at all: the chain breaks there.
+	await writeFile(join(dir, 'ledger.jsonl'), `${lines[1]!.slice(0, 40)}\n${lines[0]}\n`);
+	const middle = await hlab(['verify', dir]);
+	t.match(middle.stdout, /FAIL {2}ledger: ledger line 1: not a ledger record: the chain breaks here/);
+	t.match(middle.stdout, /ledger line 2 \(entry answer_from_prompt\): after a broken link of the chain, not trusted/);
+});
+
+t.test('a cited evidence file that is gone is named by the seal and by compare', async t => {
+	const dir = await copyOfCandidate();
+	await unlink(join(dir, 'tasks', '002-implement_function', 'messages.jsonl'));
+	const decision = await compareReports(join(baseline.dir, 'report.json'), join(dir, 'report.json'));
+	const failed = decision.checks.filter(check => !check.satisfied).map(check => check.message);
+	t.ok(failed.some(message => message === 'candidate: task implement_function cites messages evidence tasks/002-implement_function/messages.jsonl, which is missing'), failed.join('\n'));
+	t.ok(failed.some(message => /ledger line 2 \(entry implement_function\): tasks\/002-implement_function\/messages.jsonl is missing/.test(message)), 'the sealed file is missing too');
+});
+
 t.test('a deleted ledger line breaks the chain at the line after it', async t => {
 	const dir = await copyOfCandidate();
 	await writeFile(join(dir, 'ledger.jsonl'), `${(await ledgerLines(dir)).slice(1).join('\n')}\n`);

@@ -11,9 +11,14 @@ const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
 
 /** A headless Chromium (the binary shipped inside @sparticuz/chromium), closed when the test ends. */
 export async function launchBrowser(t: Test): Promise<Browser> {
-	const browser = await launchOnceWritten(await chromium.executablePath());
+	const browser = await launchHeadless();
 	t.teardown(() => browser.close());
 	return browser;
+}
+
+/** The same browser for a caller that closes it itself (the bench). */
+export async function launchHeadless(): Promise<Browser> {
+	return launchOnceWritten(await chromium.executablePath());
 }
 
 /**
