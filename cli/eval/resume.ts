@@ -6,24 +6,13 @@ import {positiveInteger} from '../parse-units.js';
 import {absolutePath} from '../path-option.js';
 import {attemptStopWords, listenForStop} from '../stop-signals.js';
 import type {EvalMode} from './eval-mode.js';
-import {traceOptionsOf, type OtlpFlags} from '../otlp-flags.js';
+import {traceOptionsOf} from '../otlp-flags.js';
+import type {AttemptFlags} from './run.js';
 import {outOf} from './out-flag.js';
 import {printResult} from './print-result.js';
 
-interface ResumeFlags extends OtlpFlags {
+interface ResumeFlags extends AttemptFlags {
 	resume: string;
-	out?: string;
-	artifacts?: string;
-	candidate?: string;
-	candidateHost?: string;
-	candidateCartridge?: string;
-	agent?: string;
-	side?: string;
-	keepWorkdirs?: boolean;
-	threads?: string;
-	config?: string;
-	calibrate?: boolean;
-	json?: boolean;
 }
 
 /** `hlab eval --resume DIR`: a new attempt of DIR's plan that keeps DIR's sealed finished records and runs the rest. */

@@ -11,8 +11,8 @@ import {addOtlpFlags, traceOptionsOf, type OtlpFlags} from '../otlp-flags.js';
 import {printResult} from './print-result.js';
 import {calibrate} from './calibrate.js';
 
-interface RunFlags extends OtlpFlags {
-	plan: string;
+/** The flags of one attempt, as --plan and --resume take them. */
+export interface AttemptFlags extends OtlpFlags {
 	out?: string;
 	artifacts?: string;
 	candidate?: string;
@@ -23,15 +23,19 @@ interface RunFlags extends OtlpFlags {
 	keepWorkdirs?: boolean;
 	threads?: string;
 	config?: string;
+	calibrate?: boolean;
+	json?: boolean;
+}
+
+interface RunFlags extends AttemptFlags {
+	plan: string;
 	queue?: string;
 	redisPasswordFile?: string;
 	queueSecretFile?: string;
 	insecureQueue?: boolean;
-	calibrate?: boolean;
 	nodeLock: string;
 	nodeWait: string;
 	evidenceLimit: string;
-	json?: boolean;
 }
 
 /** `hlab eval --plan`: one attempt of a frozen plan, with the baseline or a candidate in the candidate slot. */
