@@ -1,4 +1,4 @@
-import {relative} from 'node:path';
+import {isAbsolute, relative} from 'node:path';
 import {type Command, Argument} from 'commander';
 import {skeletonKinds, writeSkeleton, type SkeletonKind} from '../supervisor/scaffold/index.js';
 import {okExit} from './exit-codes.js';
@@ -18,7 +18,9 @@ export function registerInit(program: Command): void {
 		.argument('<dir>', 'a new folder, or an empty one (a non-empty one is refused)', absolutePath)
 		.action(async (kind: SkeletonKind, dir: string) => {
 			const files = await writeSkeleton(kind, dir);
-			const where = relative(process.cwd(), dir) || '.';
+			const inside = relative(process.cwd(), dir);
+			// A folder under this one is named from here; one elsewhere by its whole path.
+			const where = inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? dir : inside;
 			process.stdout.write(`wrote ${guides[kind]} into ${where}:\n${files.map(file => `  ${file}`).join('\n')}\nnext: cd ${where} and follow README.md\n`);
 			process.exitCode = okExit;
 		});
