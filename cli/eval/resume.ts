@@ -7,7 +7,7 @@ import {absolutePath} from '../path-option.js';
 import {attemptStopWords, listenForStop} from '../stop-signals.js';
 import type {EvalMode} from './eval-mode.js';
 import {traceOptionsOf} from '../otlp-flags.js';
-import type {AttemptFlags} from './run.js';
+import {sideOf, type AttemptFlags} from './run.js';
 import {outOf} from './out-flag.js';
 import {printResult} from './print-result.js';
 
@@ -25,14 +25,14 @@ export const resumeMode: EvalMode = {
 
 async function resume(flags: ResumeFlags): Promise<number> {
 	if (flags.calibrate === true) throw new UsageError('--calibrate runs a plan\'s baseline twice from the start; it does not resume');
-	if (flags.side !== undefined && flags.side !== 'baseline' && flags.side !== 'candidate') throw new UsageError(`--side must be baseline or candidate, got '${flags.side}'`);
+	const side = sideOf(flags);
 	const interrupt = new AbortController();
 	const stopListening = listenForStop({words: attemptStopWords, stop: interrupt});
 	try {
 		const {dir, report} = await resumeAttempt({
 			from: flags.resume, artifacts: outOf(flags, '--artifacts', flags.artifacts) ?? null,
 			candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, agentSpec: flags.agent ?? null,
-			...(flags.side === undefined ? {} : {side: flags.side}),
+			...(side === undefined ? {} : {side}),
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,
 			threads: flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads'), traces: traceOptionsOf(flags),
 			say: line => void process.stderr.write(`hlab: ${line}\n`),

@@ -104,7 +104,8 @@ function checkedArtifacts(flags: RunFlags): string {
 
 const flagName = (name: string): string => `--${name.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)}`;
 
-function sideOf(flags: RunFlags): 'baseline' | 'candidate' | undefined {
+/** The side --side names, checked; undefined: the attempt's default. */
+export function sideOf(flags: AttemptFlags): 'baseline' | 'candidate' | undefined {
 	if (flags.side === undefined) return undefined;
 	if (flags.side !== 'baseline' && flags.side !== 'candidate') throw new UsageError(`--side must be baseline or candidate, got '${flags.side}'`);
 	return flags.side;
