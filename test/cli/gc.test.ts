@@ -46,6 +46,14 @@ async function attemptNaming(evidence: string, runtimeDir: string, live: boolean
 	return dir;
 }
 
+/** A candidate whose first step waits `ms`: its attempt stays in flight that long. */
+const slowCandidate = (ms: number): string => [
+	'export default {',
+	"\tinitialize() { return {protocol_version: 1, id: 'slow', capabilities: [{id: 'agent.step.policy', kind: 'decision', version: 1}]}; },",
+	`\tasync invokeCapability() { await new Promise(resolve => setTimeout(resolve, ${ms})); return {output: {stop: false}}; },`,
+	'};',
+].join('\n');
+
 t.test('gc removes what nobody uses and keeps a live attempt\'s runtime root, a held folder, evidence and what is in use', async t => {
 	const base = await tempDir(t, 'hlab-gc-');
 	const [tmp, runtime, shm, cache, evidence] = ['tmp', 'run', 'shm', 'cache', 'experiments'].map(name => join(base, name));
@@ -116,12 +124,7 @@ t.test('a real attempt in flight: gc run from elsewhere, with no --evidence and 
 	await mkdir(env.TMPDIR);
 	// A candidate whose first step waits: the attempt stays in flight, its runtime root in place, while gc runs.
 	// Nothing holds the root then (no open file, no cwd): only the live supervisor's --artifacts and its lock.json say whose it is.
-	await writeFile(join(base, 'slow.ts'), [
-		"export default {",
-		"\tinitialize() { return {protocol_version: 1, id: 'slow', capabilities: [{id: 'agent.step.policy', kind: 'decision', version: 1}]}; },",
-		"\tasync invokeCapability() { await new Promise(resolve => setTimeout(resolve, 8000)); return {output: {stop: false}}; },",
-		"};",
-	].join('\n'));
+	await writeFile(join(base, 'slow.ts'), slowCandidate(8000));
 	const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
 	t.equal(freeze.record.exit_code, 0, freeze.stderr);
 	await mkdir(join(base, 'elsewhere'));
@@ -237,12 +240,7 @@ t.test('gc DIR refuses a real attempt in flight, and removes it once it finished
 	const base = await tempDir(t, 'hlab-gc-named-live-');
 	const env = {TMPDIR: base, XDG_RUNTIME_DIR: join(base, 'run'), XDG_CACHE_HOME: join(base, 'cache'), HLAB_AGENT_STORE: join(base, 'store')};
 	await mkdir(env.XDG_RUNTIME_DIR);
-	await writeFile(join(base, 'slow.ts'), [
-		"export default {",
-		"\tinitialize() { return {protocol_version: 1, id: 'slow', capabilities: [{id: 'agent.step.policy', kind: 'decision', version: 1}]}; },",
-		"\tasync invokeCapability() { await new Promise(resolve => setTimeout(resolve, 6000)); return {output: {stop: false}}; },",
-		"};",
-	].join('\n'));
+	await writeFile(join(base, 'slow.ts'), slowCandidate(6000));
 	const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
 	t.equal(freeze.record.exit_code, 0, freeze.stderr);
 	const attempt = hlab(['eval', '--plan', 'plan.json', '--out', 'slow', '--candidate', 'slow.ts'], {cwd: base, env, timeoutMs: 120_000});
