@@ -323,7 +323,7 @@ export const pageScript = String.raw`
 				if (col.key === 'status') return h('td', {cls: 'status' + first}, h('span', {cls: 'pill ' + cell.status, text: cell.status}), cell.reason ? h('span', {cls: 'reason', text: cell.reason}) : null);
 				if (col.key === 'grade') { var g = gradeLine(cell); return h('td', {cls: 'grade', title: cell.grade ? cell.grade.details : g, text: g}); }
 				if (col.key === 'wall_ms') return h('td', {cls: 'n', text: ms(cell.wall_ms)});
-				if (col.key === 'leak') return h('td', {cls: cell.leak && cell.leak.summary !== 'none' ? 'leak bad-text' : 'leak', text: cell.leak ? cell.leak.summary : '—'});
+				if (col.key === 'leak') return h('td', {cls: cell.leak && !cell.leak.clean ? 'leak bad-text' : 'leak', text: cell.leak ? cell.leak.summary : '—'});
 				return h('td', {cls: 'n', text: num(cell[col.key])});
 			});
 		});

@@ -55,6 +55,7 @@ t.test('a comparison page shows the decision, filters to failed tasks and opens 
 	const {page: view, watch} = await openPage(browser, page);
 	// The attempts leaked nothing; a task that overlapped another has no audit of its own (a dash).
 	for (const cell of await view.locator('td.leak').allTextContents()) t.match(cell, /^(—|none \((cgroup|proc|portable)\))$/, 'each leak cell says none, or has no audit of its own');
+	t.equal(await view.locator('td.leak.bad-text').count(), 0, 'a clean audit is not coloured as a leak, whatever its backend');
 	t.match(await view.textContent('#verdict'), /REJECT the candidate/);
 	const checks = await view.locator('#decision .checks li').allTextContents();
 	for (const side of ['baseline', 'candidate']) {
@@ -145,6 +146,7 @@ t.test('recorded text that looks like markup renders as text: a transcript canno
 	t.match(await page.textContent('.grade-details'), hostile);
 	t.match(await page.textContent('tr.detail .problems'), /messages\.jsonl: line \d+ is not JSON \(23 characters\)/, 'a torn line is named, not hidden');
 	t.equal(await page.textContent('td.leak'), '1 leaked (proc)', 'the leak audit the report carries is shown');
+	t.equal(await page.locator('td.leak.bad-text').count(), 1, 'and is coloured as a leak');
 	t.match(await page.textContent('tr.detail'), /leak audit: 1 leaked \(proc\)/);
 	t.equal(await page.locator('img').count(), 0, 'no element was made from it');
 	t.same(watch.dialogs, [], 'no script ran');
