@@ -44,6 +44,8 @@ await writeFile(responses, JSON.stringify({schema: 'harness-lab/response-script@
 		done,
 	],
 	no_reward: [done],
+	fills_logs: [done],
+	fills_workdir: [done],
 }}));
 
 const freezeArgs = (plan: string, selection: string): string[] => ['eval', '--provider', 'scripted', '--model', 'reference', '--harbor-tasks', tasksDir, '--task', selection, '--responses', responses, '--max-steps', '6', '--freeze', plan];
@@ -131,6 +133,27 @@ t.test('a baseline and a candidate over Harbor tasks compare offline', async t =
 	const edited = await hlab(['eval', '--compare', `${join(baseline, 'report.json')},${join(candidate, 'report.json')}`, '--decision-output', join(work, 'edited.json')], {cwd: work});
 	t.match(`${edited.stdout}${edited.stderr}`, new RegExp(`scorer: the graders or the compare code changed since freezing \\(${join(three.zeroReward, 'tests', 'test.sh')}\\)`));
 	t.not(edited.record.exit_code, 0);
+});
+
+t.test('a verifier that fills /logs/verifier or the workspace fails the task for the workspace limit, whatever reward it writes', async t => {
+	const greedy = join(work, 'greedy');
+	const fill = (target: string): string => `head -c 24M /dev/zero > ${target}; echo 1 > /logs/verifier/reward.txt\n`;
+	const task = (testSh: string) => ({instruction: 'Nothing to do.\n', toml: '[verifier]\ntimeout_sec = 20\n', dockerfile: 'FROM debian:bookworm\nWORKDIR /app\n', testSh});
+	await writeHarborTask(greedy, 'fills_logs', task(fill('/logs/verifier/big')));
+	await writeHarborTask(greedy, 'fills_workdir', task(fill('/app/big')));
+	const greedyPlan = join(work, 'greedy-plan.json');
+	const frozen = await hlab(['eval', '--provider', 'scripted', '--model', 'reference', '--harbor-tasks', greedy, '--task', 'all', '--responses', responses, '--workspace-limit', '16MiB', '--freeze', greedyPlan], {cwd: work});
+	t.equal(frozen.record.exit_code, 0, frozen.stderr);
+	const out = join(work, 'greedy-run');
+	const ran = await hlab(['eval', '--plan', greedyPlan, '--out', out], {cwd: work});
+	t.equal(ran.record.exit_code, 1, `${ran.stdout}${ran.stderr}`);
+	for (const result of readReport(out).tasks) {
+		t.equal(result.status, 'failed', `${result.task_id} is not passed by the reward its verifier wrote`);
+		t.equal(result.reason, 'workspace_limit', result.task_id);
+		t.match(result.message, /took \d+ bytes while the task was graded, over the plan's workspace limit of 16777216 bytes/);
+	}
+	const verified = await hlab(['verify', out], {cwd: work});
+	t.equal(verified.record.exit_code, 0, `${verified.stdout}${verified.stderr}`);
 });
 
 function filesUnder(dir: string): string[] {

@@ -37,6 +37,8 @@ export interface AttemptTask {
 	deadlineMs?: number;
 	/** The task's own memory limit per process (a Harbor task's memory_mb); absent: the plan's. */
 	memoryLimitBytes?: number;
+	/** Folders of the task's evidence its grader writes (a Harbor verifier's /logs/verifier): they count with the workspace against its limit while it grades. */
+	graderFolders?(taskDir: string): string[];
 }
 
 export function builtinAttemptTask(task: TaskDefinition): AttemptTask {

@@ -90,12 +90,18 @@ function gradingFailure(error: Error, signal: AbortSignal): TaskFailure {
 /** The verdict comes from the grader looking at the workspace, never from what the execution claims. */
 async function grade(runner: TaskRunner, turn: TaskTurn, task: AttemptTask, outcome: ExecutionOutcome, ran: Pick<Execution, 'wall_ms' | 'evidence'>): Promise<TaskResult> {
 	const {budgets} = runner.attempt.plan;
+	// A grader that runs the candidate's code lets it write again: the workspace limit holds while it grades too.
+	const quota = watchWorkspace({folders: [turn.paths.workspace, ...(task.graderFolders?.(turn.paths.dir) ?? [])], during: 'while the task was graded'}, taskLimitsOf(runner.attempt.plan).workspaceBytes, runner.attempt.signal);
 	let verdict: Grade;
 	try {
-		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, deadlineMs: budgets.timeout_ms, signal: runner.attempt.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms, hidden: graderHidden(runner.attempt)});
+		verdict = await task.grade({workspace: turn.paths.workspace, outcome, stateDir: turn.paths.state, deadlineMs: budgets.timeout_ms, signal: quota.signal, taskDir: turn.paths.dir, wallMs: ran.wall_ms, hidden: graderHidden(runner.attempt)});
 	} catch (error) {
-		return failedResult(turn.index, turn.id, gradingFailure(error as Error, runner.attempt.signal), {...ran, outcome, usage: outcome.usage});
+		const failure = await quota.finish() ?? gradingFailure(error as Error, runner.attempt.signal);
+		return failedResult(turn.index, turn.id, failure, {...ran, outcome, usage: outcome.usage});
 	}
+	// Over the limit, the grade given after the grader was stopped is not the task's.
+	const over = await quota.finish();
+	if (over !== null) return failedResult(turn.index, turn.id, over, {...ran, outcome, usage: outcome.usage});
 	return {
 		index: turn.index,
 		task_id: turn.id,

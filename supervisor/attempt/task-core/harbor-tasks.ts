@@ -29,13 +29,20 @@ function harborTask(id: string, task: HarborTask): AttemptTask {
 		...(task.memory_bytes === null ? {} : {memoryLimitBytes: task.memory_bytes}),
 		setup: async workspace => seedHarborWorkspace(task, workspace),
 		grade: context => verify(task, context),
+		// The verifier may run the agent's code: what it writes into the evidence is bounded like the workspace.
+		graderFolders: taskDir => [verifierLogs(taskDir)],
 	};
+}
+
+/** The verifier's /logs/verifier in the task's evidence folder. */
+function verifierLogs(taskDir: string): string {
+	return join(taskDir, 'verifier');
 }
 
 /** The reward from the evidence folder the verifier alone wrote; no reward, a crash or a timeout is the grader's failure. */
 async function verify(task: HarborTask, context: GradeContext): Promise<Grade> {
 	if (context.taskDir === undefined) throw new Error('a Harbor verifier writes into the task\'s evidence, and there is none');
-	const run = await runVerifier({task, workspace: context.workspace, logsDir: join(context.taskDir, 'verifier'), hidden: context.hidden ?? [], signal: context.signal});
+	const run = await runVerifier({task, workspace: context.workspace, logsDir: verifierLogs(context.taskDir), hidden: context.hidden ?? [], signal: context.signal});
 	await writeJson(join(context.taskDir, verifierRecordFile), {
 		schema: 'harness-lab/harbor-verifier@1',
 		task_id: task.id,

@@ -21,11 +21,19 @@ export interface WorkspaceQuota {
 	finish(): Promise<TaskFailure | null>;
 }
 
+/** What the quota watches and what its failure says it was watching (e.g. "while the task was graded"). */
+export interface QuotaScope {
+	folders: string[];
+	during: string;
+}
+
 /**
  * Watches a workspace's allocated size while its task runs (no privilege can mount a size-limited tmpfs here, so the
  * limit is a checked quota). Allocated blocks, not file sizes: a sparse file takes no room, a written one does.
+ * A scope of several folders counts them together: a grader that runs the candidate's code writes beyond the workspace.
  */
-export function watchWorkspace(workspace: string, limitBytes: number, parent: AbortSignal, intervalMs = quotaIntervalMs): WorkspaceQuota {
+export function watchWorkspace(workspace: string | QuotaScope, limitBytes: number, parent: AbortSignal, intervalMs = quotaIntervalMs): WorkspaceQuota {
+	const scope = typeof workspace === 'string' ? {folders: [workspace], during: 'while the task ran'} : workspace;
 	const controller = new AbortController();
 	let over: number | null = null;
 	let stopped = false;
@@ -33,7 +41,7 @@ export function watchWorkspace(workspace: string, limitBytes: number, parent: Ab
 	let lastMeasureMs = 0;
 	const measure = async (): Promise<void> => {
 		const started = performance.now();
-		const bytes = await allocatedBytes(workspace);
+		const bytes = await allocatedBytesOf(scope.folders);
 		lastMeasureMs = performance.now() - started;
 		if (bytes > limitBytes && over === null) {
 			over = bytes;
@@ -51,7 +59,7 @@ export function watchWorkspace(workspace: string, limitBytes: number, parent: Ab
 		stopped = true;
 		clearTimeout(timer);
 		if (over === null) await measure();
-		return over === null ? null : exceeded(over, limitBytes);
+		return over === null ? null : exceeded(over, limitBytes, scope);
 	};
 	return {
 		signal: AbortSignal.any([parent, controller.signal]),
@@ -61,9 +69,15 @@ export function watchWorkspace(workspace: string, limitBytes: number, parent: Ab
 
 /** Bytes the tree's files take on their file system (st_blocks × 512; each inode once, links never followed). */
 export async function allocatedBytes(dir: string): Promise<number> {
+	return allocatedBytesOf([dir]);
+}
+
+/** The same for several trees together; an inode linked into two of them counts once, a missing folder not at all. */
+async function allocatedBytesOf(dirs: string[]): Promise<number> {
 	const seen = new Set<number>();
 	let total = 0;
-	for (const file of await walkTree(dir)) {
+	const files = (await Promise.all(dirs.map(dir => walkTree(dir)))).flat();
+	for (const file of files) {
 		// A file removed between the listing and here takes no room.
 		const info = await lstat(file.path).catch(() => null);
 		if (info === null || seen.has(info.ino)) continue;
@@ -73,6 +87,7 @@ export async function allocatedBytes(dir: string): Promise<number> {
 	return total;
 }
 
-function exceeded(bytes: number, limitBytes: number): TaskFailure {
-	return {reason: 'workspace_limit', message: `the workspace took ${bytes} bytes, over the plan's workspace limit of ${limitBytes} bytes; the task was ended`};
+function exceeded(bytes: number, limitBytes: number, scope: QuotaScope): TaskFailure {
+	const what = scope.folders.length === 1 ? 'the workspace' : 'the workspace and the grader\'s folders';
+	return {reason: 'workspace_limit', message: `${what} took ${bytes} bytes ${scope.during}, over the plan's workspace limit of ${limitBytes} bytes; the task was ended`};
 }
