@@ -1,5 +1,5 @@
 import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
-import {appendFile, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {appendFile, mkdtemp, rename, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
@@ -154,6 +154,13 @@ t.test('a verifier that fills /logs/verifier or the workspace fails the task for
 	}
 	const verified = await hlab(['verify', out], {cwd: work});
 	t.equal(verified.record.exit_code, 0, `${verified.stdout}${verified.stderr}`);
+	// Recovered from its ledger alone, a Harbor attempt says what it said: the verdicts are the ledger's, not re-graded.
+	const reported = readReport(out).tasks.map(task => [task.task_id, task.status, task.reason]);
+	await rename(join(out, 'report.json'), join(work, 'greedy-report.json'));
+	const recovered = await hlab(['eval', '--recover', out], {cwd: work});
+	t.equal(recovered.record.exit_code, 1, `${recovered.stdout}${recovered.stderr}`);
+	t.same(readReport(out).tasks.map(task => [task.task_id, task.status, task.reason]), reported, 'the recovered report keeps each verdict');
+	t.equal((await hlab(['verify', out], {cwd: work})).record.exit_code, 0, 'and verifies');
 });
 
 function filesUnder(dir: string): string[] {
