@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {z} from 'zod';
-import {AgentIdentity} from '../../agents/index.js';
+import {AgentIdentity} from '../../agents/agent-identity.js';
 import {ProcessRecord} from '../../process/index.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
 import type {SideTiming} from '../host/index.js';

@@ -21,7 +21,6 @@ export {readPlanFile} from './stages/read-plan.js';
 // An earlier attempt's sealed records taken in place of running their entries (hlab eval --resume).
 export {ranIdentityOf, type CarriedTasks} from './stages/carried-records.js';
 export {Ledger, readLedger} from './task-core/ledger.js';
-export {readMessages} from './task-core/controller-tasks.js';
 export {builtinAttemptTask, type AttemptTask} from './task-core/attempt-task.js';
 export {failedResult, TaskFailure} from './task-core/failed-result.js';
 export type {RecordedTask, TaskExecutor, TaskTurn} from './task-core/task-execution.js';
