@@ -37,11 +37,12 @@ export const compareMode: EvalMode = {
 
 /** The comparison's engine, loaded by the mode that runs, not by every `hlab eval` (bench/README.md, the test suite). */
 async function loadEngine() {
-	const [reports, candidates, ci, summary, page] = await Promise.all([
-		import('../../supervisor/compare/compare-reports.js'), import('../../supervisor/compare/compare-candidates.js'), import('../../supervisor/compare/ci/write-ci-outputs.js'),
-		import('../../supervisor/compare/decision-summary.js'), import('../../supervisor/report/index.js'),
-	]);
-	return {...reports, ...candidates, ...ci, ...summary, ...page};
+	const {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} = await import('../../supervisor/compare/compare-reports.js');
+	const {candidatesSummary, compareCandidates} = await import('../../supervisor/compare/compare-candidates.js');
+	const {writeCiOutputs} = await import('../../supervisor/compare/ci/write-ci-outputs.js');
+	const {decisionSummary} = await import('../../supervisor/compare/decision-summary.js');
+	const {writeReport} = await import('../../supervisor/report/index.js');
+	return {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision, candidatesSummary, compareCandidates, writeCiOutputs, decisionSummary, writeReport};
 }
 
 type Engine = Awaited<ReturnType<typeof loadEngine>>;

@@ -14,7 +14,6 @@ export {checkCandidateFile} from './stages/load-candidate.js';
 export {serveTasks, type ServedTasks, type TaskService} from './serve-tasks.js';
 export {recoverAttempt} from './report/recover.js';
 export {readAttemptRecord, verifyAttemptLedger} from './report/attempt-evidence.js';
-export type {VerifiedLedger} from './task-core/ledger-chain.js';
 export {recoverySummary, reportSummary} from './report/report-summary.js';
 export {totalsOf} from './report/totals.js';
 export {readPlanFile} from './stages/read-plan.js';
