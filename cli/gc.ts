@@ -27,7 +27,7 @@ export function registerGc(program: Command): void {
 		.action(async (dirs: string[], flags: GcFlags, command: Command) => {
 			// Loaded when the command runs, not by its --help.
 			const {collectGarbage, removeNamedEvidence} = await import('../supervisor/cleanup/index.js');
-			const lines = dirs.length > 0 ? await namedEvidence(dirs, flags, command, removeNamedEvidence) : await collectGarbage({
+			const lines = dirs.length > 0 ? await removeNamedEvidence(namedEvidence(dirs, command), {dryRun: flags.dryRun === true}) : await collectGarbage({
 				env: process.env, shm: resolve(flags.shm), agents: flags.agents === true, dryRun: flags.dryRun === true,
 				olderThanMs: olderThan(flags.olderThan), evidence: evidenceFolders(flags.evidence),
 			});
@@ -37,11 +37,11 @@ export function registerGc(program: Command): void {
 		});
 }
 
-/** `hlab gc DIR...`: the named evidence alone; the leftover sweep's own flags would say something it does not do. */
-async function namedEvidence(dirs: string[], flags: GcFlags, command: Command, removeNamedEvidence: typeof import('../supervisor/cleanup/index.js').removeNamedEvidence): Promise<GcLine[]> {
+/** `hlab gc DIR...`: the named folders, once no flag of the leftover sweep is given (it would say something the command does not do). */
+function namedEvidence(dirs: string[], command: Command): string[] {
 	const stray = ['evidence', 'agents', 'olderThan', 'shm'].find(key => command.getOptionValueSource(key) === 'cli');
 	if (stray !== undefined) throw new UsageError(`--${stray.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)} is an option of the leftover sweep; gc DIR... removes only the named evidence`);
-	return removeNamedEvidence(dirs, {dryRun: flags.dryRun === true});
+	return dirs;
 }
 
 function olderThan(text: string): number {

@@ -1,4 +1,5 @@
 import {randomUUID} from 'node:crypto';
+import {execa} from 'execa';
 import {limitOutput, type OutputSink} from './byte-limit.js';
 import {chooseContainment, type Containment} from './containment.js';
 import {whyNotExecutable} from './find-executable.js';
@@ -73,8 +74,6 @@ export interface GroupRun {
  */
 export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	validate(options);
-	// Loaded by the first run, not by every module that imports process/: execa is 111 modules, and `hlab CMD --help`, a freeze or a report need none of it.
-	const {execa} = await import('execa');
 	const [file, ...args] = options.argv as [string, ...string[]];
 	const cwd = options.cwd ?? process.cwd();
 	const containment = chooseContainment(options.containment);

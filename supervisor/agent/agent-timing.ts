@@ -3,7 +3,7 @@ import {readFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {z} from 'zod';
 import {AgentIdentity} from '../../agents/agent-identity.js';
-import {ProcessRecord} from '../../process/index.js';
+import {ProcessRecord} from '../../process/process-record.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
 import type {SideTiming} from '../host/index.js';
 import {AgentTaskRecord} from './agent-task-record.js';

@@ -1,5 +1,6 @@
 export {runHostTask} from './run-host-task.js';
-export {openHostSession, closeHostSession, readHostWall, hostDirOf, HostSessionError, type HostSession} from './host-session.js';
+export {openHostSession, closeHostSession, readHostWall, HostSessionError, type HostSession} from './host-session.js';
+export {hostDirOf} from './host-dir.js';
 export {identifyHost} from './host-identity.js';
 export {supervisedTiming, type SideTiming} from './supervised-timing.js';
 export {HostAttemptRecord, HostTaskRecord} from './host-records.js';
