@@ -105,10 +105,10 @@ module.exports = {
 		},
 		{
 			name: 'attempt-through-its-face',
-			comment: 'outside supervisor/attempt/, import its index.ts; the report format alone has a light path, so that compare, report and search read reports without loading the attempt runner',
+			comment: 'outside supervisor/attempt/, import its index.ts; the report format and the reading of finished evidence (read-evidence.ts) alone have light paths, so that compare, report and search read reports without loading the attempt runner',
 			severity: 'error',
 			from: {pathNot: ['^supervisor/attempt/', '^test/']},
-			to: {path: '^supervisor/attempt/', pathNot: '^supervisor/attempt/(index|report/report-schema)[.]ts$'},
+			to: {path: '^supervisor/attempt/', pathNot: '^supervisor/attempt/(index|read-evidence|report/report-schema)[.]ts$'},
 		},
 		{
 			name: 'no-cycle',

@@ -1,9 +1,6 @@
 import {z} from 'zod';
-import {digestJson} from '../files/digest.js';
 import {AdapterId} from './adapter-id.js';
-import {adapters} from './adapters/index.js';
-import {AgentPackage, type AgentSpec} from './agent-spec.js';
-import type {InstallManifest} from './store/install-manifest.js';
+import {AgentPackage} from './agent-spec.js';
 
 const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
@@ -24,22 +21,3 @@ export const AgentIdentity = z.strictObject({
 	executable_digest: Digest.nullable().default(null),
 });
 export type AgentIdentity = z.infer<typeof AgentIdentity>;
-
-/** The identity of a spec and, for a packaged agent, its verified installation; for a script beside the spec, its digest. */
-export function agentIdentity(spec: AgentSpec, installed: InstallManifest | null, executableDigest: string | null = null): AgentIdentity {
-	const pkg = spec.package ?? null;
-	if (pkg !== null && (installed === null || installed.package.name !== pkg.name || installed.package.version !== pkg.version)) {
-		throw new Error(`the identity of ${pkg.name}@${pkg.version} needs its own install manifest`);
-	}
-	return {
-		schema: 'harness-lab/agent-identity@1',
-		adapter: spec.adapter,
-		adapter_version: adapters[spec.adapter].version,
-		package: pkg,
-		installed_digest: pkg === null ? null : installed!.digest,
-		model: spec.model,
-		flags: spec.flags,
-		config_digest: digestJson(spec.config),
-		executable_digest: executableDigest,
-	};
-}

@@ -1,6 +1,7 @@
 import {adapters} from './adapters/index.js';
 import type {AgentPackage, AgentSpec} from './agent-spec.js';
-import {agentIdentity, type AgentIdentity} from './agent-identity.js';
+import type {AgentIdentity} from './agent-identity.js';
+import {agentIdentity} from './identity-of-spec.js';
 import {installAgentPackage, type InstallResult} from './store/install-package.js';
 import {agentStoreDir, installDir} from './store/store-root.js';
 import {verifyInstall, type VerifyResult} from './store/verify-install.js';

@@ -1,6 +1,7 @@
 import {join} from 'node:path';
 import {digestFile} from '../files/digest.js';
-import {agentIdentity, type AgentIdentity} from './agent-identity.js';
+import type {AgentIdentity} from './agent-identity.js';
+import {agentIdentity} from './identity-of-spec.js';
 import {installAgent, verifyAgent} from './agent-store.js';
 import type {LoadedSpec} from './read-agent-spec.js';
 

@@ -1,7 +1,8 @@
 /** Agent specs and harness-lab's store of agent packages: what the third-party agent executor builds on. */
 export {AgentSpec} from './agent-spec.js';
 export {readAgentSpec, checkSpec, type LoadedSpec} from './read-agent-spec.js';
-export {agentIdentity, AgentIdentity} from './agent-identity.js';
+export {AgentIdentity} from './agent-identity.js';
+export {agentIdentity} from './identity-of-spec.js';
 export {installAgent, verifyAgent} from './agent-store.js';
 export {InstallManifest} from './store/install-manifest.js';
 export {adapterOf} from './adapters/index.js';

@@ -1,6 +1,6 @@
 import {Command} from 'commander';
 import {builtinTasks} from '../tasks/index.js';
-import {agentRunSummary, runOneTask, type SubjectChoice} from '../supervisor/run-one/index.js';
+import type {SubjectChoice} from '../supervisor/run-one/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import type {PlanProvider} from '../supervisor/plan/plan-schema.js';
 import {failedExit, okExit} from './exit-codes.js';
@@ -47,6 +47,8 @@ async function runAgentCommand(flags: AgentFlags, self: Command): Promise<void> 
 	const interrupt = new AbortController();
 	const stopListening = listenForStop({words: agentStopWords, stop: interrupt});
 	try {
+		// The engine is loaded when the task runs, not by the command's --help.
+		const {agentRunSummary, runOneTask} = await import('../supervisor/run-one/index.js');
 		const run = await runOneTask({
 			subject, workspace: flags.workspace, stateDir: flags.stateDir ?? null, candidatePath: flags.candidate ?? null,
 			provider: choice.provider, maxSteps: given('maxSteps') ? choice.maxSteps : null, deadlineMs: given('timeout') ? choice.deadlineMs : null,

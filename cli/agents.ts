@@ -1,5 +1,5 @@
 import type {Command} from 'commander';
-import {installAgent, readAgentSpec, verifyAgent, type LoadedSpec} from '../agents/index.js';
+import type {LoadedSpec} from '../agents/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {fail} from './exit-codes.js';
 import {absolutePath} from './path-option.js';
@@ -23,6 +23,7 @@ export function registerAgents(program: Command): void {
 		.argument('<spec>', 'the agent spec', absolutePath)
 		.action(async (file: string) => {
 			const {spec} = await loadSpec(file);
+			const {installAgent} = await import('../agents/index.js');
 			const result = await installAgent(spec);
 			if (!result.ok) return refuse(result);
 			const {name, version} = result.manifest.package;
@@ -36,6 +37,7 @@ export function registerAgents(program: Command): void {
 		.argument('<spec>', 'the agent spec', absolutePath)
 		.action(async (file: string) => {
 			const {spec} = await loadSpec(file);
+			const {verifyAgent} = await import('../agents/index.js');
 			const result = await verifyAgent(spec);
 			if (!result.ok) return refuse(result);
 			process.stderr.write(`${result.files} files in ${result.dir} match\n`);
@@ -44,6 +46,8 @@ export function registerAgents(program: Command): void {
 }
 
 async function loadSpec(file: string): Promise<LoadedSpec> {
+	// agents/ (every adapter) is loaded when a subcommand runs, not by the command's --help.
+	const {readAgentSpec} = await import('../agents/index.js');
 	const result = await readAgentSpec(file);
 	if (!result.ok) throw new UsageError(result.message, `agent_spec_${result.reason}`);
 	return result.loaded;

@@ -1,5 +1,4 @@
 import type {Command} from 'commander';
-import {buildHost, harnessCheckoutRoot, SourceError} from '../supervisor/source/index.js';
 import {installRoot} from '../files/install-root.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {outputPath} from './path-option.js';
@@ -11,6 +10,8 @@ export function registerBuildHost(program: Command): void {
 		.requiredOption('--out <dir>', 'a new folder for the build (an existing one is refused)', outputPath)
 		.option('--json', 'print build.json')
 		.action(async (flags: {out: string; json?: boolean}) => {
+			// Loaded when the command runs, not by its --help.
+			const {buildHost, harnessCheckoutRoot, SourceError} = await import('../supervisor/source/index.js');
 			try {
 				const record = await buildHost({root: await harnessCheckoutRoot(installRoot), out: flags.out});
 				if (flags.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);

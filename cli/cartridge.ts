@@ -3,9 +3,7 @@ import type {Command} from 'commander';
 import {describeCartridge, diffCartridges, loadCartridge, renderDescription, type LoadResult} from '../cartridges/index.js';
 import {ProviderConfig} from '../engine/index.js';
 import {readResponseScript} from '../scripted/index.js';
-import {
-	evalCartridge, renderDiff, renderReplay, renderRun, replayRun, type EvalProvider,
-} from '../supervisor/cartridge-commands/index.js';
+import type {EvalProvider} from '../supervisor/cartridge-commands/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
@@ -118,6 +116,8 @@ async function evalCommand(dir: string, flags: EvalFlags): Promise<void> {
 	if (flags.judgeModel !== undefined && !flags.judge) throw new UsageError('--judge-model applies only with --judge');
 	const provider = await evalProvider(flags);
 	const out = resolve(flags.out);
+	// The cartridge engine is loaded when a subcommand runs it, not by `hlab cartridge describe` or a --help.
+	const {evalCartridge, renderRun} = await import('../supervisor/cartridge-commands/index.js');
 	const result = await cancellable(signal => evalCartridge({dir: resolve(dir), out, caseIds: flags.case === undefined ? null : [flags.case], maxSteps, threshold, judge: flags.judge ? {model: flags.judgeModel ?? null} : null, provider, signal}));
 	// An interrupted evaluation is a failed run, not a usage mistake.
 	if (!result.ok && result.reason === 'interrupted') return fail(result.problems.join('\n  '));
@@ -128,6 +128,7 @@ async function evalCommand(dir: string, flags: EvalFlags): Promise<void> {
 
 async function replayCommand(run: string, flags: {cartridge: string; out: string; json?: boolean}): Promise<void> {
 	const out = resolve(flags.out);
+	const {renderReplay, renderRun, replayRun} = await import('../supervisor/cartridge-commands/index.js');
 	const result = await cancellable(signal => replayRun({run: resolve(run), cartridge: resolve(flags.cartridge), out, signal}));
 	// A recording that cannot be read is a failed replay, not a usage mistake.
 	if (!result.ok && (result.reason === 'malformed_record' || result.reason === 'interrupted')) return fail(result.problems.join('\n  '));
@@ -139,6 +140,7 @@ async function replayCommand(run: string, flags: {cartridge: string; out: string
 async function diffCommand(before: string, after: string, flags: {show?: boolean; json?: boolean}): Promise<void> {
 	const [a, b] = await Promise.all([loadCartridge(resolve(before)), loadCartridge(resolve(after))]);
 	if (!a.ok || !b.ok) throw new UsageError([brokenMessage(before, a), brokenMessage(after, b)].filter(Boolean).join('\n'), 'cartridge');
+	const {renderDiff} = await import('../supervisor/cartridge-commands/index.js');
 	const diff = await diffCartridges(a.cartridge, b.cartridge, {show: flags.show ?? false});
 	process.stdout.write(flags.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff));
 	process.exitCode = diff.changes.length === 0 ? okExit : failedExit;

@@ -1,8 +1,5 @@
 import {existsSync} from 'node:fs';
 import type {Command} from 'commander';
-import {hlabProblem} from '../checks/controller/probe-hlab.js';
-import {runControllerCheck} from '../checks/controller/run-check.js';
-import {controllerCheckSummary} from '../checks/controller/summary.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {reportCheck, requireNewOutput} from './check-report.js';
 import {absolutePath, outputPath} from './path-option.js';
@@ -19,6 +16,7 @@ export function registerControllerCheck(check: Command): void {
 		.action(async (flags: {hlab: string; plan: string; output: string; json?: boolean}) => {
 			requireNewOutput(flags.output);
 			if (!existsSync(flags.hlab)) throw new UsageError(`--hlab ${flags.hlab} does not exist`);
+			const [{hlabProblem}, {runControllerCheck}, {controllerCheckSummary}] = await Promise.all([import('../checks/controller/probe-hlab.js'), import('../checks/controller/run-check.js'), import('../checks/controller/summary.js')]);
 			const problem = await hlabProblem(flags.hlab);
 			if (problem !== null) throw new UsageError(problem);
 			const result = await runControllerCheck({hlab: flags.hlab, plan: flags.plan, outputDir: flags.output});

@@ -1,6 +1,4 @@
 import {Option, type Command} from 'commander';
-import {runPairRecoveryCheck} from '../checks/pair-recovery/run-check.js';
-import {pairRecoveryCheckSummary} from '../checks/pair-recovery/summary.js';
 import {reportCheck, requireNewOutput} from './check-report.js';
 import {outputPath} from './path-option.js';
 
@@ -14,6 +12,7 @@ export function registerPairRecoveryCheck(check: Command): void {
 		.addOption(new Option('--disable-ledger-sync', 'test-only: run the pair without its ledger copy, to show the check catches it').hideHelp())
 		.action(async (flags: {output: string; json?: boolean; disableLedgerSync?: boolean}) => {
 			requireNewOutput(flags.output);
+			const [{runPairRecoveryCheck}, {pairRecoveryCheckSummary}] = await Promise.all([import('../checks/pair-recovery/run-check.js'), import('../checks/pair-recovery/summary.js')]);
 			const result = await runPairRecoveryCheck({outputDir: flags.output, disableLedgerSync: flags.disableLedgerSync});
 			reportCheck(result, flags.json, pairRecoveryCheckSummary(result, flags.output));
 		});

@@ -1,6 +1,4 @@
 import {Command, Option} from 'commander';
-import {runCleanupCheck} from '../checks/process-cleanup/run-check.js';
-import {cleanupCheckSummary} from '../checks/process-cleanup/summary.js';
 import {registerControllerCheck} from './check-controller.js';
 import {registerPairRecoveryCheck} from './check-pair-recovery.js';
 import {reportCheck, requireNewOutput} from './check-report.js';
@@ -16,6 +14,8 @@ export function registerCheck(program: Command): void {
 		.addOption(new Option('--disable-sweep', 'test-only: run without the sweep, to show the check catches it').hideHelp())
 		.action(async (flags: {output: string; json?: boolean; disableSweep?: boolean}) => {
 			requireNewOutput(flags.output);
+			// Each check's engine is loaded when it runs, not by `hlab check --help`.
+			const [{runCleanupCheck}, {cleanupCheckSummary}] = await Promise.all([import('../checks/process-cleanup/run-check.js'), import('../checks/process-cleanup/summary.js')]);
 			const result = await runCleanupCheck({outputDir: flags.output, disableSweep: flags.disableSweep});
 			reportCheck(result, flags.json, cleanupCheckSummary(result, flags.output));
 		});

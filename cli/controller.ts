@@ -2,7 +2,6 @@ import {existsSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import type {Command} from 'commander';
 import {ControllerIdentity, describeIssues} from '../controller-protocol/index.js';
-import {buildController, buildSampleController, verifyIdentityFiles} from '../supervisor/controller/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit} from './exit-codes.js';
 import {absolutePath, outputPath} from './path-option.js';
@@ -18,6 +17,8 @@ export function registerController(program: Command): void {
 		.option('--entry <file.ts>', 'your controller\'s entry file, importing hlab/sdk and Node builtins (e.g. from hlab init controller); default: the sample', absolutePath)
 		.action(async (flags: {out: string; entry?: string}) => {
 			if (flags.entry !== undefined && !existsSync(flags.entry)) throw new UsageError(`--entry ${flags.entry} does not exist`, 'controller');
+			// The builder is loaded when a subcommand runs, not by the command's --help.
+			const {buildController, buildSampleController} = await import('../supervisor/controller/index.js');
 			let identity;
 			try {
 				identity = flags.entry === undefined ? await buildSampleController(flags.out) : await buildController(flags.entry, flags.out);
@@ -32,6 +33,7 @@ export function registerController(program: Command): void {
 		.argument('<controller.json>', 'the identity file', absolutePath)
 		.action(async (file: string) => {
 			const identity = await readIdentity(file);
+			const {verifyIdentityFiles} = await import('../supervisor/controller/index.js');
 			const mismatches = await verifyIdentityFiles(identity);
 			for (const mismatch of mismatches) process.stderr.write(`hlab: ${mismatch.reason}: ${mismatch.message}\n`);
 			if (mismatches.length > 0) process.exitCode = failedExit;

@@ -1,7 +1,6 @@
 import {copyFile, mkdir, rm} from 'node:fs/promises';
 import type {Command, OptionValues} from 'commander';
-import {readPlanFile, reportSummary} from '../supervisor/attempt/index.js';
-import {checkCandidates, experimentLayout, runSides, verdictLine, type ExperimentCandidate, type ExperimentLayout} from '../supervisor/experiment/index.js';
+import type {ExperimentCandidate, ExperimentLayout} from '../supervisor/experiment/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {failedExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
@@ -38,6 +37,8 @@ export function registerExperiment(program: Command): void {
 }
 
 async function experiment(flags: OptionValues, command: Command, freezeFlags: string[]): Promise<number> {
+	// The engines are loaded when the experiment runs, not by its --help (bench/README.md, the test suite).
+	const [{readPlanFile, reportSummary}, {checkCandidates, experimentLayout, runSides, verdictLine}] = await Promise.all([import('../supervisor/attempt/index.js'), import('../supervisor/experiment/index.js')]);
 	const candidates: ExperimentCandidate[] = [
 		...((flags['candidate'] as string[] | undefined) ?? []).map(path => ({kind: 'file' as const, path})),
 		...((flags['candidateHost'] as string[] | undefined) ?? []).map(path => ({kind: 'host' as const, path})),

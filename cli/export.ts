@@ -1,5 +1,4 @@
 import type {Command} from 'commander';
-import {exportAttemptTraces, exportAttemptTrajectories} from '../supervisor/attempt/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {failedExit} from './exit-codes.js';
 import {addOtlpFlags, traceOptionsOf, type OtlpFlags} from './otlp-flags.js';
@@ -14,6 +13,8 @@ export function registerExport(program: Command): void {
 		.description('write trajectory.json (ATIF v1.7) into every recorded task folder of an attempt that has none, e.g. evidence older than the format')
 		.argument('<dir>', "an attempt's evidence directory", absolutePath)
 		.action(async (dir: string) => {
+			// The exporters are loaded when a subcommand runs, not by the command's --help.
+			const {exportAttemptTrajectories} = await import('../supervisor/attempt/index.js');
 			const done = await exportAttemptTrajectories(dir);
 			process.stdout.write(`${count(done.written.length, 'trajectory', 'trajectories')} written, ${done.kept.length} kept as they were, ${count(done.none.length, 'task', 'tasks')} without messages\n`);
 		});
@@ -24,6 +25,7 @@ export function registerExport(program: Command): void {
 		.action(async (dir: string, flags: OtlpFlags) => {
 			const options = traceOptionsOf(flags);
 			if (options === null) throw new UsageError('export otlp needs --otlp URL (or HLAB_OTLP_ENDPOINT)');
+			const {exportAttemptTraces} = await import('../supervisor/attempt/index.js');
 			const sent = await exportAttemptTraces(dir, options);
 			if (sent.problem !== null) {
 				process.stderr.write(`hlab: ${sent.problem}\n`);

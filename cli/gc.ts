@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {resolve} from 'node:path';
 import type {Command} from 'commander';
-import {collectGarbage, removeNamedEvidence, type GcLine} from '../supervisor/cleanup/index.js';
+import type {GcLine} from '../supervisor/cleanup/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {okExit} from './exit-codes.js';
 import {parseDuration} from './parse-units.js';
@@ -25,7 +25,9 @@ export function registerGc(program: Command): void {
 		.option('--agents', 'also remove agent installs in the store that no spec in examples/agents/ pins')
 		.argument('[dir...]', 'instead: remove these attempts\' evidence directories, and nothing else; each must be an attempt\'s folder that no live supervisor or process uses, else none is removed (exit 2). Give them before --evidence, which takes every folder after it')
 		.action(async (dirs: string[], flags: GcFlags, command: Command) => {
-			const lines = dirs.length > 0 ? await namedEvidence(dirs, flags, command) : await collectGarbage({
+			// Loaded when the command runs, not by its --help.
+			const {collectGarbage, removeNamedEvidence} = await import('../supervisor/cleanup/index.js');
+			const lines = dirs.length > 0 ? await removeNamedEvidence(namedEvidence(dirs, command), {dryRun: flags.dryRun === true}) : await collectGarbage({
 				env: process.env, shm: resolve(flags.shm), agents: flags.agents === true, dryRun: flags.dryRun === true,
 				olderThanMs: olderThan(flags.olderThan), evidence: evidenceFolders(flags.evidence),
 			});
@@ -35,11 +37,11 @@ export function registerGc(program: Command): void {
 		});
 }
 
-/** `hlab gc DIR...`: the named evidence alone; the leftover sweep's own flags would say something it does not do. */
-async function namedEvidence(dirs: string[], flags: GcFlags, command: Command): Promise<GcLine[]> {
+/** `hlab gc DIR...`: the named folders, once no flag of the leftover sweep is given (it would say something the command does not do). */
+function namedEvidence(dirs: string[], command: Command): string[] {
 	const stray = ['evidence', 'agents', 'olderThan', 'shm'].find(key => command.getOptionValueSource(key) === 'cli');
 	if (stray !== undefined) throw new UsageError(`--${stray.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)} is an option of the leftover sweep; gc DIR... removes only the named evidence`);
-	return removeNamedEvidence(dirs, {dryRun: flags.dryRun === true});
+	return dirs;
 }
 
 function olderThan(text: string): number {

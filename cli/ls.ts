@@ -1,7 +1,6 @@
 import {existsSync, statSync} from 'node:fs';
 import {resolve} from 'node:path';
 import type {Command} from 'commander';
-import {headerText, lineText, listEvidence} from '../supervisor/listing/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {okExit} from './exit-codes.js';
 
@@ -13,6 +12,8 @@ export function registerLs(program: Command): void {
 		.option('--json', 'one JSON object a line, with the same fields (unknown is null)')
 		.action(async (dir: string | undefined, flags: {json?: boolean}) => {
 			const root = listedFolder(dir);
+			// Loaded when the command runs, not by its --help.
+			const {headerText, lineText, listEvidence} = await import('../supervisor/listing/index.js');
 			let lines = 0;
 			for await (const line of listEvidence(root)) {
 				if (!flags.json && lines === 0) process.stdout.write(`${headerText}\n`);

@@ -1,5 +1,7 @@
 import type {Command} from 'commander';
-import {scenarioNames, startMockProvider, type ScenarioName} from '../scripted/index.js';
+// The mock provider's own files, not scripted/index.ts: this process serves HTTP and needs none of the scripted model (its tokenizer).
+import {scenarioNames, type ScenarioName} from '../scripted/mock-provider/scenarios.js';
+import {startMockProvider} from '../scripted/mock-provider/start-mock-provider.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {okExit} from './exit-codes.js';
 

@@ -1,5 +1,5 @@
 import {Option, type Command} from 'commander';
-import {pairSummary, runPair, type PairRecord} from '../supervisor/pair/index.js';
+import type {PairRecord} from '../supervisor/pair/index.js';
 import {failedExit, insufficientExit, okExit, reviseExit} from './exit-codes.js';
 import {positiveDuration} from './parse-units.js';
 import {absolutePath, outputPath} from './path-option.js';
@@ -34,6 +34,8 @@ export function registerPair(program: Command): void {
 		.addOption(new Option('--disable-ledger-sync', 'test-only: do not copy ledgers into pair.json, to show the pair-recovery check catches it').hideHelp())
 		.action(async (flags: PairFlags) => {
 			const timeoutS = positiveDuration(flags.timeout, '--timeout') / 1000;
+			// The engine is loaded when the pair runs, not by the command's --help.
+			const {pairSummary, runPair} = await import('../supervisor/pair/index.js');
 			const controller = new AbortController();
 			const urge = new AbortController();
 			// A second signal is passed on to the running side, whose own faster stop still writes its report.

@@ -1,7 +1,5 @@
 import type {Command} from 'commander';
-import {readPlanFile} from '../supervisor/attempt/index.js';
-import {planSize, sizeText, type SizeQuestion} from '../supervisor/plan/plan-size.js';
-import {readPilot} from './read-pilot.js';
+import type {SizeQuestion} from '../supervisor/plan/plan-size.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {failedExit, okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
@@ -32,6 +30,8 @@ export function registerPlan(program: Command): void {
 		.option('--power <power>', 'the power to reach', '0.8')
 		.option('--json', 'print the answer as JSON')
 		.action(async (flags: SizeFlags) => {
+			// Loaded when the command runs, not by its --help.
+			const {planSize, sizeText} = await import('../supervisor/plan/plan-size.js');
 			const answer = planSize(await questionOf(flags));
 			printResult(flags, sizeText(answer), answer);
 			process.exitCode = answer.trials_per_task === null ? failedExit : okExit;
@@ -40,8 +40,8 @@ export function registerPlan(program: Command): void {
 
 async function questionOf(flags: SizeFlags): Promise<SizeQuestion> {
 	if ((flags.tasks === undefined) === (flags.plan === undefined)) throw new UsageError('give --tasks N or --plan plan.json, one of them');
-	const frozen = flags.plan === undefined ? null : (await readPlanFile(flags.plan)).plan;
-	const pilot = flags.pilot === undefined ? undefined : await readPilot(flags.pilot);
+	const frozen = flags.plan === undefined ? null : (await (await import('../supervisor/attempt/read-evidence.js')).readPlanFile(flags.plan)).plan;
+	const pilot = flags.pilot === undefined ? undefined : await (await import('./read-pilot.js')).readPilot(flags.pilot);
 	const question = {
 		effect: fraction(flags.effect, '--effect'),
 		tasks: frozen === null ? positiveInteger(flags.tasks!, '--tasks') : frozen.tasks.length,

@@ -1,7 +1,6 @@
 import {hostname} from 'node:os';
 import {Command} from 'commander';
 import {UsageError} from '../supervisor/input-error.js';
-import {openRedisLink, runQueueNode, takeQueueCredentials} from '../supervisor/queue/index.js';
 import {okExit} from './exit-codes.js';
 import {positiveInteger} from './parse-units.js';
 import {absolutePath} from './path-option.js';
@@ -39,6 +38,8 @@ async function serve(flags: QueueNodeFlags): Promise<number> {
 	if (flags.queue === undefined) throw new UsageError('queue-node needs --queue redis://HOST:PORT (the Redis its coordinators use)');
 	const parallelTasks = positiveInteger(flags.parallelTasks, '--parallel-tasks');
 	const threads = flags.threads === undefined ? null : positiveInteger(flags.threads, '--threads');
+	// The queue (Redis client, job library, the attempt's engine) is loaded when the node serves, not by its --help.
+	const {openRedisLink, runQueueNode, takeQueueCredentials} = await import('../supervisor/queue/index.js');
 	// Read, then gone from this process's environment before any task's thread or command can inherit them.
 	const {secret, redisPassword} = takeQueueCredentials({secretFile: flags.queueSecretFile ?? null, passwordFile: flags.redisPasswordFile ?? null, insecure: flags.insecureQueue === true, needsSecret: true});
 	const link = await openRedisLink(flags.queue, redisPassword);

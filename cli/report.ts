@@ -1,6 +1,6 @@
 import {dirname, join, resolve} from 'node:path';
 import type {Command} from 'commander';
-import {writeReport, type ReportPaths} from '../supervisor/report/index.js';
+import type {ReportPaths} from '../supervisor/report/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {okExit} from './exit-codes.js';
 import {outputPath} from './path-option.js';
@@ -21,6 +21,8 @@ export function registerReport(program: Command): void {
 		.option('--out, --output <file>', 'the page to write (never overwritten); default report.html beside the input (--output: alias of --out)', outputPath)
 		.action(async (dir: string | undefined, flags: ReportFlags) => {
 			const {paths, output} = resolveInputs(dir, flags);
+			// The page's engine is loaded when the command runs, not by its --help or a refusal of its flags.
+			const {writeReport} = await import('../supervisor/report/index.js');
 			await writeReport(paths, output);
 			process.stdout.write(`report written to ${output}\n`);
 			process.exitCode = okExit;

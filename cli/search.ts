@@ -1,6 +1,5 @@
 import {resolve} from 'node:path';
 import {Option, type Command} from 'commander';
-import {modelMutationProvider, modelSearchProvider, providersFor, readPolicy, readRoot, readSearchReport, readSeeds, readSuite, replaySearch, ReplayMismatchError, runSearch, runSearchDemo, scriptedMutationProvider, scriptedSearchProvider} from '../supervisor/search/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {fail, failedExit, okExit} from './exit-codes.js';
 import {addProviderChoiceOptions, readProviderChoice, type ProviderChoiceFlags} from './provider-flags.js';
@@ -37,9 +36,11 @@ export function registerSearch(program: Command): void {
 		.option('--planner-api-key-env <name>', 'openai-compatible planner: the environment variable holding the API key (\'\' sends none)', 'OPENAI_API_KEY'))
 		.action(async (flags: RunFlags) => {
 			const provider = readProviderChoice(flags);
+			// The search engine is loaded when a subcommand runs, not by the command's --help.
+			const {readPolicy, readRoot, readSeeds, readSuite, runSearch} = await import('../supervisor/search/index.js');
 			const policy = await readPolicy(flags.policy);
 			const root = await readRoot(flags.root);
-			const planner = {...plannerProviders(flags), policy};
+			const planner = {...await plannerProviders(flags), policy};
 			const stop = new AbortController();
 			const stopListening = listenForStop({words: searchStopWords, stop});
 			try {
@@ -53,6 +54,7 @@ export function registerSearch(program: Command): void {
 		.description('re-plan every recorded round from its recorded context and check the same decisions (no model call, nothing runs)')
 		.argument('<dir>', 'a search folder (holding search-report.json)')
 		.action(async (dir: string) => {
+			const {providersFor, readSearchReport, replaySearch, ReplayMismatchError} = await import('../supervisor/search/index.js');
 			const report = await readSearchReport(dir);
 			const bound = providersFor(report);
 			try {
@@ -69,13 +71,15 @@ export function registerSearch(program: Command): void {
 		.description('three rounds on a pinned suite with the scripted model, offline, then the planning replay')
 		.argument('<out>', 'a new folder')
 		.action(async (out: string) => {
+			const {runSearchDemo} = await import('../supervisor/search/index.js');
 			await runSearchDemo(resolve(out), say);
 			process.exitCode = okExit;
 		});
 }
 
 /** The planner's providers from the flags: the scripted pair, or both backed by one OpenAI-compatible model. */
-function plannerProviders(flags: RunFlags) {
+async function plannerProviders(flags: RunFlags) {
+	const {modelMutationProvider, modelSearchProvider, scriptedMutationProvider, scriptedSearchProvider} = await import('../supervisor/search/index.js');
 	if (flags.planner === 'scripted') return {search: scriptedSearchProvider(), mutation: scriptedMutationProvider()};
 	if (!flags.plannerModel || !flags.plannerBaseUrl || !URL.canParse(flags.plannerBaseUrl)) throw new UsageError('--planner openai-compatible needs --planner-model and a --planner-base-url URL');
 	const keyEnv = flags.plannerApiKeyEnv.trim();

@@ -1,5 +1,4 @@
 import type {Command} from 'commander';
-import {describeLeftOut, harnessCheckoutRoot, snapshotSource, SourceError} from '../supervisor/source/index.js';
 import {UsageError} from '../supervisor/input-error.js';
 import {absolutePath, outputPath} from './path-option.js';
 
@@ -11,6 +10,8 @@ export function registerSnapshotSource(program: Command): void {
 		.option('--dir <checkout>', 'a folder inside the checkout (default: the working directory)', absolutePath)
 		.option('--json', 'print the manifest')
 		.action(async (flags: {out: string; dir?: string; json?: boolean}) => {
+			// Loaded when the command runs, not by its --help.
+			const {describeLeftOut, harnessCheckoutRoot, snapshotSource, SourceError} = await import('../supervisor/source/index.js');
 			try {
 				const onLeftOut = (leftOut: Parameters<typeof describeLeftOut>[0]): void => {
 					const line = describeLeftOut(leftOut);

@@ -1,5 +1,6 @@
 import {constants} from 'node:os';
-import {endEverythingNow, hurriedGraceMs, hurry} from '../process/index.js';
+import {endEverythingNow} from '../process/end-now.js';
+import {hurriedGraceMs, hurry} from '../process/grace.js';
 
 /** What a command says at each step of its stop, after `stopping:`, `stopping faster:` and `stopping now:`. */
 export interface StopWords {

@@ -1,5 +1,4 @@
 import type {Command} from 'commander';
-import {verificationSummary, verifyAttempt} from '../supervisor/compare/verify-attempt.js';
 import {failedExit, okExit} from './exit-codes.js';
 import {absolutePath} from './path-option.js';
 
@@ -10,6 +9,8 @@ export function registerVerify(program: Command): void {
 		.argument('<dir>', "an attempt's evidence directory", absolutePath)
 		.option('--json', 'print the checks as JSON')
 		.action(async (dir: string, flags: {json?: boolean}) => {
+			// Loaded when the command runs, not by its --help.
+			const {verificationSummary, verifyAttempt} = await import('../supervisor/compare/verify-attempt.js');
 			const verification = await verifyAttempt(dir);
 			process.stdout.write(flags.json ? `${JSON.stringify(verification, null, 2)}\n` : verificationSummary(verification));
 			process.exitCode = verification.holds ? okExit : failedExit;

@@ -3,6 +3,4 @@ export {startScriptedServer, type ScriptedServer, type ScriptedTask} from './ser
 export {readResponseScript, ResponseScript, responseScriptSchema, scriptDigest, ScriptTurn, type ScriptedConversation} from './response-script.js';
 export {caseConversations} from './case-conversations.js';
 // hlab mock-provider: an OpenAI-compatible endpoint that fails on purpose, for testing a setup; its two-turn answer is the tests' too.
-export {startMockProvider} from './mock-provider/start-mock-provider.js';
-export {scenarioNames, type ScenarioName} from './mock-provider/scenarios.js';
 export {twoTurnAnswer} from './mock-provider/two-turn-answer.js';

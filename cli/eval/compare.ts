@@ -1,9 +1,5 @@
 import {existsSync} from 'node:fs';
-import {writeReport} from '../../supervisor/report/index.js';
-import {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} from '../../supervisor/compare/compare-reports.js';
-import {decisionSummary} from '../../supervisor/compare/decision-summary.js';
-import {candidatesSummary, compareCandidates} from '../../supervisor/compare/compare-candidates.js';
-import {writeCiOutputs, type CiOutputs} from '../../supervisor/compare/ci/write-ci-outputs.js';
+import type {CiOutputs} from '../../supervisor/compare/ci/write-ci-outputs.js';
 import type {Decision} from '../../supervisor/compare/decision-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {fail, failedExit, insufficientExit, okExit, reviseExit} from '../exit-codes.js';
@@ -39,16 +35,30 @@ export const compareMode: EvalMode = {
 	run: async (flags: CompareFlags) => compare(flags),
 };
 
+/** The comparison's engine, loaded by the mode that runs, not by every `hlab eval` (bench/README.md, the test suite). */
+async function loadEngine() {
+	const {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision} = await import('../../supervisor/compare/compare-reports.js');
+	const {candidatesSummary, compareCandidates} = await import('../../supervisor/compare/compare-candidates.js');
+	const {writeCiOutputs} = await import('../../supervisor/compare/ci/write-ci-outputs.js');
+	const {decisionSummary} = await import('../../supervisor/compare/decision-summary.js');
+	const {writeReport} = await import('../../supervisor/report/index.js');
+	return {compareEvidenceDir, compareReports, DecisionExistsError, writeDecision, candidatesSummary, compareCandidates, writeCiOutputs, decisionSummary, writeReport};
+}
+
+type Engine = Awaited<ReturnType<typeof loadEngine>>;
+
 async function compare(flags: CompareFlags): Promise<number> {
 	const paths = flags.compare;
 	if (paths.length < 2) throw new UsageError('--compare needs a baseline and at least one candidate: baseline/report.json,candidate/report.json[,...]');
-	if (paths.length > 2) return compareSeveral(flags);
+	const engine = await loadEngine();
+	const {DecisionExistsError, compareReports, compareEvidenceDir, writeDecision, writeReport, writeCiOutputs, decisionSummary} = engine;
+	if (paths.length > 2) return compareSeveral(flags, engine);
 	const output = outOf(flags, '--decision-output', flags.decisionOutput) ?? null;
 	// Refused before any controller call: a decision is never overwritten, so there is nothing to decide.
 	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
 	const html = pageOutput(flags, output);
 	if (html !== null && existsSync(html)) throw new DecisionExistsError(`comparison page ${html} already exists; pages are never overwritten (--no-html to skip it)`);
-	refuseExistingCiOutputs(flags);
+	refuseExistingCiOutputs(flags, {DecisionExistsError});
 	const decision = await compareReports(paths[0]!, paths[1]!, {evidenceDir: output === null ? null : compareEvidenceDir(output)});
 	if (output !== null) await writeDecision(output, decision);
 	if (html !== null && output !== null) await writeReport({baseline: paths[0]!, candidate: paths[1]!, decision: output}, html);
@@ -60,13 +70,13 @@ async function compare(flags: CompareFlags): Promise<number> {
 }
 
 /** Several candidates: one decision file over all of them; it exits 0 when at least one is accepted. */
-async function compareSeveral(flags: CompareFlags): Promise<number> {
+async function compareSeveral(flags: CompareFlags, {DecisionExistsError, compareCandidates, candidatesSummary, writeDecision, writeReport, writeCiOutputs}: Engine): Promise<number> {
 	const [baseline, ...candidates] = flags.compare;
 	const output = outOf(flags, '--decision-output', flags.decisionOutput) ?? null;
 	const html = pageOutput(flags, output);
 	if (output !== null && existsSync(output)) throw new DecisionExistsError(`decision output ${output} already exists; decisions are never overwritten`);
 	if (html !== null && existsSync(html)) throw new DecisionExistsError(`comparison page ${html} already exists; pages are never overwritten (--no-html to skip it)`);
-	refuseExistingCiOutputs(flags);
+	refuseExistingCiOutputs(flags, {DecisionExistsError});
 	const decision = await compareCandidates(baseline!, candidates);
 	if (output !== null) await writeDecision(output, decision);
 	// One page for the family: every candidate side by side.
@@ -79,7 +89,7 @@ async function compareSeveral(flags: CompareFlags): Promise<number> {
 }
 
 /** Refused before anything is decided, like the decision file: CI outputs are never overwritten. */
-function refuseExistingCiOutputs(flags: CompareFlags): void {
+function refuseExistingCiOutputs(flags: CompareFlags, {DecisionExistsError}: Pick<Engine, 'DecisionExistsError'>): void {
 	for (const [flag, path] of [['--junit', flags.junit], ['--summary-md', flags.summaryMd]] as const) {
 		if (path !== undefined && existsSync(path)) throw new DecisionExistsError(`${flag} output ${path} already exists; it is never overwritten`);
 	}

@@ -1,8 +1,4 @@
 import type {Command} from 'commander';
-import {buildPlan, frozenPlanSummary, writePlan} from '../../supervisor/plan/freeze.js';
-import {loadPlanCartridge} from '../../supervisor/plan/cartridge-identity.js';
-import {noiseWarning} from '../../supervisor/plan/noise-warning.js';
-import {readPilot} from '../read-pilot.js';
 import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {okExit} from '../exit-codes.js';
@@ -64,6 +60,8 @@ async function freeze(flags: FreezeFlags, command: Command): Promise<number> {
 	const repeat = positiveInteger(flags.repeat, '--repeat');
 	if (repeat !== 1 && flags.experimentController !== undefined) throw new UsageError('--repeat cannot be used with --experiment-controller: the controller owns the schedule');
 	const warnings: string[] = [];
+	// The plan's engine is loaded by the mode that runs, not by every `hlab eval` (bench/README.md, the test suite).
+	const [{buildPlan, frozenPlanSummary, writePlan}, {noiseWarning}] = await Promise.all([import('../../supervisor/plan/freeze.js'), import('../../supervisor/plan/noise-warning.js')]);
 	const plan = await buildPlan({
 		provider,
 		limits: readLimitFlags(flags),
@@ -80,10 +78,10 @@ async function freeze(flags: FreezeFlags, command: Command): Promise<number> {
 		...totalBudgetOf(flags),
 		sandbox: flags.sandbox === true,
 		...(flags.agent === undefined ? {} : {agentSpec: flags.agent}),
-		...(flags.cartridge === undefined ? {} : {cartridge: await loadPlanCartridge(flags.cartridge)}),
+		...(flags.cartridge === undefined ? {} : {cartridge: await (await import('../../supervisor/plan/cartridge-identity.js')).loadPlanCartridge(flags.cartridge)}),
 		...(flags.harborTasks === undefined ? {} : {harborDir: flags.harborTasks}),
 		warn: line => warnings.push(line),
-		...(flags.pilot === undefined ? {} : {pilot: await readPilot(flags.pilot)}),
+		...(flags.pilot === undefined ? {} : {pilot: await (await import('../read-pilot.js')).readPilot(flags.pilot)}),
 	});
 	try {
 		await writePlan(flags.freeze, plan);

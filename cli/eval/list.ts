@@ -1,4 +1,3 @@
-import {resolveSelection} from '../../supervisor/plan/task-selection.js';
 import {okExit} from '../exit-codes.js';
 import type {EvalMode} from './eval-mode.js';
 import {printResult} from './print-result.js';
@@ -16,7 +15,8 @@ export const listMode: EvalMode = {
 	run: async (flags: ListFlags) => list(flags),
 };
 
-function list(flags: ListFlags): number {
+async function list(flags: ListFlags): Promise<number> {
+	const {resolveSelection} = await import('../../supervisor/plan/task-selection.js');
 	const tasks = resolveSelection(flags.task);
 	printResult(flags, tasks.map(task => `${task.id}\t${task.title}${task.tools.length > 0 ? `\t(needs ${task.tools.join(', ')})` : ''}`).join('\n'),
 		{tasks: tasks.map(task => ({id: task.id, title: task.title, tools: task.tools}))});

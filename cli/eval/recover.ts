@@ -1,4 +1,3 @@
-import {recoverAttempt, recoverySummary} from '../../supervisor/attempt/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit} from '../exit-codes.js';
 import {absolutePath} from '../path-option.js';
@@ -21,6 +20,7 @@ export const recoverMode: EvalMode = {
 };
 
 async function recover(flags: RecoverFlags): Promise<number> {
+	const {recoverAttempt, recoverySummary} = await import('../../supervisor/attempt/index.js');
 	const {report, killed} = await recoverAttempt(flags.recover);
 	// Loaded only here, not by every `hlab eval`: the queue's Redis client and job library are a fifth of a second of start-up.
 	const {drainAttemptQueue, passwordVariable, readQueueRecord, takeQueueCredentials} = await import('../../supervisor/queue/index.js');

@@ -1,5 +1,3 @@
-import {reportSummary} from '../../supervisor/attempt/index.js';
-import {resumeAttempt} from '../../supervisor/resume/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
 import {positiveInteger} from '../parse-units.js';
@@ -29,6 +27,8 @@ async function resume(flags: ResumeFlags): Promise<number> {
 	const interrupt = new AbortController();
 	const stopListening = listenForStop({words: attemptStopWords, stop: interrupt});
 	try {
+		// The engines are loaded by the mode that runs, not by every `hlab eval`.
+		const [{reportSummary}, {resumeAttempt}] = await Promise.all([import('../../supervisor/attempt/index.js'), import('../../supervisor/resume/index.js')]);
 		const {dir, report} = await resumeAttempt({
 			from: flags.resume, artifacts: outOf(flags, '--artifacts', flags.artifacts) ?? null,
 			candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, agentSpec: flags.agent ?? null,

@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs';
-import {runAttempt, reportSummary, type AttemptOptions} from '../../supervisor/attempt/index.js';
+import type {AttemptOptions} from '../../supervisor/attempt/index.js';
 import {UsageError} from '../../supervisor/input-error.js';
 import {failedExit, okExit} from '../exit-codes.js';
 import {durationText, parseBytes, positiveDuration, positiveInteger} from '../parse-units.js';
@@ -9,7 +9,6 @@ import {attemptStopWords, listenForStop} from '../stop-signals.js';
 import type {EvalMode} from './eval-mode.js';
 import {addOtlpFlags, traceOptionsOf, type OtlpFlags} from '../otlp-flags.js';
 import {printResult} from './print-result.js';
-import {calibrate} from './calibrate.js';
 
 /** The flags of one attempt, as --plan and --resume take them. */
 export interface AttemptFlags extends OtlpFlags {
@@ -72,9 +71,12 @@ async function run(flags: RunFlags): Promise<number> {
 	try {
 		const remotePlacement = flags.queue === undefined || flags.calibrate === true ? undefined : await queueOf(flags, interrupt);
 		if (flags.calibrate === true) {
+			const {calibrate} = await import('./calibrate.js');
 			const others = (['candidate', 'candidateHost', 'candidateCartridge', 'agent', 'side', 'queue', 'otlp'] as const).filter(name => flags[name] !== undefined).map(flagName);
 			return await calibrate({plan: flags.plan, artifacts, json: flags.json, others}, {signal: interrupt.signal, threads, keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null});
 		}
+		// The attempt's engine is loaded by the mode that runs, not by every `hlab eval` (bench/README.md, the test suite).
+		const {runAttempt, reportSummary} = await import('../../supervisor/attempt/index.js');
 		const {dir, report} = await runAttempt({
 			planPath: flags.plan, artifacts, candidatePath: flags.candidate ?? null, candidateHost: flags.candidateHost ?? null, candidateCartridge: flags.candidateCartridge ?? null, agentSpec: flags.agent ?? null, side,
 			keepWorkdirs: flags.keepWorkdirs === true, configPath: flags.config ?? null, signal: interrupt.signal, quiet: flags.json === true,

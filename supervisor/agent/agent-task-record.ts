@@ -1,7 +1,9 @@
 import {z} from 'zod';
-import {AgentIdentity} from '../../agents/index.js';
+// Schemas from their own files: a comparison reads these records and runs no agent (bench/README.md, the test suite).
+import {AgentIdentity} from '../../agents/agent-identity.js';
 import {Usage} from '../../engine/outcome.js';
-import {HostFailureReason, ProxyRefusals} from '../host/index.js';
+import {HostFailureReason} from '../host/host-failure.js';
+import {ProxyRefusals} from '../host/host-records.js';
 
 export const agentTaskSchema = 'harness-lab/agent-task@1';
 

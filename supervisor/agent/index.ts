@@ -2,4 +2,4 @@
 export {admitAgent, type AdmittedAgent} from './admit-agent.js';
 export {runAgentTask} from './run-agent-task.js';
 export {AgentTaskRecord} from './agent-task-record.js';
-export {readAgentTiming, readAgentWall} from './agent-timing.js';
+export {readAgentWall} from './agent-timing.js';

@@ -14,14 +14,12 @@ export {checkCandidateFile} from './stages/load-candidate.js';
 export {serveTasks, type ServedTasks, type TaskService} from './serve-tasks.js';
 export {recoverAttempt} from './report/recover.js';
 export {readAttemptRecord, verifyAttemptLedger} from './report/attempt-evidence.js';
-export type {VerifiedLedger} from './task-core/ledger-chain.js';
 export {recoverySummary, reportSummary} from './report/report-summary.js';
 export {totalsOf} from './report/totals.js';
 export {readPlanFile} from './stages/read-plan.js';
 // An earlier attempt's sealed records taken in place of running their entries (hlab eval --resume).
 export {ranIdentityOf, type CarriedTasks} from './stages/carried-records.js';
 export {Ledger, readLedger} from './task-core/ledger.js';
-export {readMessages} from './task-core/controller-tasks.js';
 export {builtinAttemptTask, type AttemptTask} from './task-core/attempt-task.js';
 export {failedResult, TaskFailure} from './task-core/failed-result.js';
 export type {RecordedTask, TaskExecutor, TaskTurn} from './task-core/task-execution.js';

@@ -1,7 +1,7 @@
 import {mkdir} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 import {ControllerIdentity} from '../../controller-protocol/index.js';
-import {createControllerClient, type ControllerClient} from '../controller/index.js';
+import type {ControllerClient} from '../controller/index.js';
 import {writeJson} from '../../files/write-json.js';
 import {applyAcceptance, type RuleCheck} from './acceptance.js';
 import {Decision, decisionSchema, type ControllerVerdict, type DecisionOutcome, type DecisionTiming} from './decision-schema.js';
@@ -129,6 +129,8 @@ function decideByRule(plan: Plan | null, baseline: ReportSide, candidate: Report
 /** One client for every call of this compare; its calls are kept in a new evidence folder when one is given. */
 async function controllerClient(plan: Plan, evidenceDir: string | null): Promise<ControllerClient> {
 	const identity = ControllerIdentity.parse(plan.controller!.identity);
+	// Loaded for a controller plan only: its client runs the controller's process (process/ and execa, ~150 modules).
+	const {createControllerClient} = await import('../controller/index.js');
 	if (evidenceDir === null) return createControllerClient({identity});
 	try {
 		await mkdir(evidenceDir);

@@ -1,5 +1,6 @@
-import {readAgentTiming} from '../agent/index.js';
-import {supervisedTiming} from '../host/index.js';
+// The timings' own files, not the folders' index.ts: a comparison runs no agent and no host.
+import {readAgentTiming} from '../agent/agent-timing.js';
+import {supervisedTiming} from '../host/supervised-timing.js';
 import type {ReportSide} from './verify-reports.js';
 import type {DecisionTiming} from './decision-schema.js';
 

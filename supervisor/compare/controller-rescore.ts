@@ -3,7 +3,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {TasksResult} from '../../controller-protocol/index.js';
 import type {ControllerClient} from '../controller/index.js';
-import {readMessages} from '../attempt/index.js';
+import {readMessages} from '../attempt/read-evidence.js';
 import type {Plan} from '../plan/plan-schema.js';
 import type {ReportSide} from './verify-reports.js';
 

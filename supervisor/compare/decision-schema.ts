@@ -1,10 +1,11 @@
 import {z} from 'zod';
-import {AgentIdentity} from '../../agents/index.js';
+// Schemas from their own files, not the folders' index.ts: a decision is read by report and ls, which run no agent and no controller.
+import {AgentIdentity} from '../../agents/agent-identity.js';
 import {PairedStatistics} from './statistics.js';
 import {AcceptancePolicy} from '../plan/experiment-policy.js';
 import {Integrity, Totals} from '../attempt/report/report-schema.js';
 import {RuleCheck} from './acceptance.js';
-import {ControllerFailureReason} from '../controller/index.js';
+import {ControllerFailureReason} from '../controller/call-failure.js';
 import {Insufficient} from './insufficient.js';
 import {RetriedEntry} from './retried-entries.js';
 

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join, resolve} from 'node:path';
 import {Report} from '../attempt/report/report-schema.js';
-import {readPlanFile} from '../attempt/index.js';
+import {readPlanFile} from '../attempt/read-evidence.js';
 import {computePlanDigest} from '../plan/plan-digest.js';
 import {InputError} from '../input-error.js';
 import {describeIssues} from '../../controller-protocol/index.js';

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {isDeepStrictEqual} from 'node:util';
 import {canonicalJson} from '../../files/canonical-json.js';
-import {readAttemptRecord, totalsOf, verifyAttemptLedger, type VerifiedLedger} from '../attempt/index.js';
+import {readAttemptRecord, totalsOf, verifyAttemptLedger, type VerifiedLedger} from '../attempt/read-evidence.js';
 import {TaskResult, type LedgerRecord, type Report} from '../attempt/report/report-schema.js';
 import {keyStoreDir} from '../evidence/seal/index.js';
 

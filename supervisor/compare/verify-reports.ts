@@ -6,7 +6,6 @@ import {computePlanDigest} from '../plan/plan-digest.js';
 import type {Plan} from '../plan/plan-schema.js';
 import {parsePlan} from '../plan/parse-plan.js';
 import {builtinScorer} from '../plan/identities.js';
-import {harborIdentities} from '../plan/freeze-harbor.js';
 import {taskById} from '../plan/task-selection.js';
 import {InputError} from '../input-error.js';
 import {describeIssues} from '../../controller-protocol/index.js';
@@ -122,7 +121,8 @@ function taskEvidenceProblems(label: string, dir: string, task: Report['tasks'][
 
 /** For built-in and Harbor plans: the graders (a Harbor task's tests/) and the deciding code must still be the ones frozen, or the comparison is not the frozen rule. */
 export async function verifyScorer(plan: Plan): Promise<string[]> {
-	if (plan.harbor !== undefined) return changedScorer(plan, (await harborIdentities(plan.harbor)).scorer);
+	// Loaded for a Harbor plan only: its task reader (and TOML parser) is no part of any other comparison.
+	if (plan.harbor !== undefined) return changedScorer(plan, (await (await import('../plan/freeze-harbor.js')).harborIdentities(plan.harbor)).scorer);
 	if (plan.scorer.kind !== 'builtin') return [];
 	const tasks = plan.task_ids.map(taskById);
 	const missing = plan.task_ids.filter((_, index) => tasks[index] === null);

@@ -1,5 +1,4 @@
 export {createControllerClient, type ControllerClient} from './client.js';
-export {ControllerFailureReason} from './call-failure.js';
 export {verifyIdentityFiles} from './verify-identity.js';
 export {pinIdentity} from './pin-identity.js';
 export {fileDigest} from '../../files/file-digest.js';

@@ -1,10 +1,11 @@
 import {readFile} from 'node:fs/promises';
 import {writeJson} from '../../files/write-json.js';
-import {join, resolve} from 'node:path';
+import {join} from 'node:path';
 import {buildDigest} from '../evidence/build-metadata.js';
 import {digestFile} from '../../files/digest.js';
 import {hostEntryPoints, identifyHost, type HostIdentity} from './host-identity.js';
 import {HostAttemptRecord, hostAttemptSchema, HostTaskRecord} from './host-records.js';
+import {attemptWall, hostDirOf} from './host-dir.js';
 import {createNewDir, taskDirName} from '../evidence/evidence-dir.js';
 
 /** One host-candidate attempt as the supervisor sees it: the measured executable and its record folder. */
@@ -24,11 +25,6 @@ export class HostSessionError extends Error {
 	constructor(readonly reason: 'host_dir_exists' | 'host_unreadable', message: string) {
 		super(message);
 	}
-}
-
-/** The host record folder of an evidence directory: `host-attempt` keeps `host-attempt.host/`. */
-export function hostDirOf(artifacts: string): string {
-	return `${resolve(artifacts).replace(/\/+$/, '')}.host`;
 }
 
 /**
@@ -104,18 +100,6 @@ async function measureAgain(session: HostSession): Promise<HostIdentity | null> 
 	const now = await hostEntryPoints(session.identity).catch(() => null);
 	if (now !== null && JSON.stringify(now) === JSON.stringify(session.entryPoints)) return session.identity;
 	return identifyHost(session.identity.launched).catch(() => null);
-}
-
-/**
- * The whole attempt's wall time as the supervisor measured it: from the first launch's start to the last launch's
- * end, on the session's monotonic clock (overlapping tasks count once), with the per-task sum beside it.
- */
-export function attemptWall(tasks: HostTaskRecord[]): {attempt_wall_ms: number | null; task_sum_ms: number | null} {
-	const spans = tasks.filter(task => task.started_ms !== null && task.ended_ms !== null);
-	if (spans.length === 0) return {attempt_wall_ms: null, task_sum_ms: null};
-	const first = Math.min(...spans.map(task => task.started_ms!));
-	const last = Math.max(...spans.map(task => task.ended_ms!));
-	return {attempt_wall_ms: last - first, task_sum_ms: tasks.reduce((sum, task) => sum + task.wall_ms, 0)};
 }
 
 /** The whole-attempt wall time and per-task sum from the task records in `<artifacts>.host/`, closed or not (a recovered attempt). */

@@ -3,10 +3,10 @@ import {readFile} from 'node:fs/promises';
 import {dirname, join} from 'node:path';
 import {z} from 'zod';
 import {taskDirName} from '../evidence/evidence-dir.js';
-import {ProcessRecord} from '../../process/index.js';
+import {ProcessRecord} from '../../process/process-record.js';
 import {hostWorkerCommand} from '../../workers/host-protocol.js';
 import {HostAttemptRecord, HostTaskRecord} from './host-records.js';
-import {attemptWall, hostDirOf} from './host-session.js';
+import {attemptWall, hostDirOf} from './host-dir.js';
 
 /** The fields of a report this needs; the report format itself belongs to the attempt runner. */
 const ReportView = z.object({plan_digest: z.string(), task_ids: z.array(z.string())}).loose();

@@ -3,7 +3,7 @@ import {readResponseScript, type ResponseScript, type ScriptedConversation} from
 import {InputError} from '../input-error.js';
 import type {Plan, PlanProvider} from './plan-schema.js';
 import {taskById} from './task-selection.js';
-import {instructionOf} from '../../tasks/harbor/index.js';
+import {instructionOf} from '../../tasks/harbor/read-harbor-task.js';
 
 /** A response script that cannot be frozen or played: unreadable, invalid, or for a provider that is not scripted. */
 export class ResponseScriptError extends InputError {

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {checkSandbox} from '../../process/index.js';
+import {checkSandbox} from '../../process/sandbox/check-sandbox.js';
 import {InputError} from '../input-error.js';
 
 /** Tool commands and host candidates of both sides run under bubblewrap (this version): frozen, so no side runs otherwise. */

@@ -3,22 +3,18 @@ import type {ProviderLimits} from '../../engine/index.js';
 import {loadConfiguration} from './configuration.js';
 import {loadExperimentPolicy} from './experiment-policy.js';
 import {hlabVersion} from './hlab-version.js';
-import {computeIdentities} from './identities.js';
+import {computeIdentities, type Identities} from './identities.js';
 import {sealPlan} from './plan-digest.js';
-import {planSchema, type Plan, type PlanController, type PlanProvider, type TotalBudget} from './plan-schema.js';
+import {planSchema, type Plan, type PlanCartridge, type PlanController, type PlanProvider, type TotalBudget} from './plan-schema.js';
 import {denominatorOf, resolveSelection, SelectionError} from './task-selection.js';
-import {freezeController} from './freeze-controller.js';
 import {freezeSandbox} from './freeze-sandbox.js';
-import {freezeAgent} from './freeze-agent.js';
 import {freezeResponses} from './freeze-responses.js';
 import {writeJson} from '../../files/write-json.js';
 import type {LoadedCartridge} from '../../cartridges/index.js';
 import {unplayableWarning} from './scripted-coverage.js';
-import {cartridgeIdentities, cartridgeTasks, planCartridgeOf} from './cartridge-identity.js';
 import {planPower, powerText} from './plan-power.js';
 import type {Pilot} from './pilot.js';
 import {UsageError} from '../input-error.js';
-import {freezeHarbor, harborIdentities, harborTasksOf} from './freeze-harbor.js';
 import type {PlanHarbor} from './plan-harbor.js';
 import {defaultMemoryLimitBytes, defaultWorkspaceLimitBytes, taskLimitsOf, taskLimitsText} from './task-limits.js';
 
@@ -62,6 +58,14 @@ export interface FreezeOptions {
 	pilot?: Pilot;
 }
 
+/** A cartridge plan's record of its cartridge, its identities added to the plan's; its readers are loaded for such a plan only. */
+async function cartridgeOf(loaded: LoadedCartridge, identities: Identities): Promise<PlanCartridge> {
+	const {cartridgeIdentities, planCartridgeOf} = await import('./cartridge-identity.js');
+	const cartridge = planCartridgeOf(loaded);
+	Object.assign(identities, await cartridgeIdentities(cartridge));
+	return cartridge;
+}
+
 /** The per-task step and time budgets: those given, else the cartridge contract's, so a cartridge plan runs as `agent --cartridge` does. */
 function taskBudgetsOf(options: FreezeOptions, harbor: PlanHarbor | undefined): {max_steps: number; timeout_ms: number} {
 	const contract = options.cartridge?.config;
@@ -86,12 +90,14 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	let harbor: PlanHarbor | undefined;
 	if (options.harborDir !== undefined) {
 		if (options.controllerPath !== null || options.cartridge !== undefined) throw new SelectionError('a plan has one task source: Harbor tasks, a cartridge or a controller');
+		// Loaded for a Harbor plan only: its task reader and its verifier's runner are no part of any other freeze.
+		const {freezeHarbor, harborTasksOf} = await import('./freeze-harbor.js');
 		harbor = freezeHarbor(options.harborDir, {selection: options.selection, agentDeadlineMs: options.deadlineMs, memoryBytes: options.memoryLimitBytes ?? null});
 		planTasks = harborTasksOf(harbor);
 		taskIds = denominatorOf(planTasks, repeat);
 	} else if (options.cartridge !== undefined) {
 		if (options.controllerPath !== null) throw new SelectionError('a plan has one task source: a cartridge or a controller, not both');
-		planTasks = cartridgeTasks(options.cartridge, options.selection);
+		planTasks = (await import('./cartridge-identity.js')).cartridgeTasks(options.cartridge, options.selection);
 		taskIds = denominatorOf(planTasks, repeat);
 	} else if (options.controllerPath === null) {
 		tasks = resolveSelection(options.selection);
@@ -99,6 +105,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		planTasks = tasks.map(task => ({id: task.id, title: task.title, tools: [...task.tools]}));
 	} else {
 		if (repeat !== 1) throw new SelectionError('a controller owns its schedule, so its plan cannot repeat tasks');
+		// Loaded for a controller plan only: freezing one asks the controller's process for its tasks.
+		const {freezeController} = await import('./freeze-controller.js');
 		const frozen = await freezeController(options.controllerPath);
 		const unplayable = unplayableWarning(options.provider, options.responsesPath ?? null, frozen.sourceTasks);
 		if (unplayable !== null) options.warn?.(unplayable);
@@ -111,9 +119,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 	if (options.pilot !== undefined && power === undefined) throw new UsageError('--pilot sizes the power of a rule with min_confidence, and this plan\'s rule has none (or a controller decides)');
 	const tools = planTasks.flatMap(task => task.tools);
 	const identities = await computeIdentities(tasks, tools, configuration, controller === null ? null : {identity_digest: controller.identity_digest, files: controller.identity.files});
-	const cartridge = options.cartridge === undefined ? undefined : planCartridgeOf(options.cartridge);
-	if (cartridge !== undefined) Object.assign(identities, await cartridgeIdentities(cartridge));
-	if (harbor !== undefined) Object.assign(identities, await harborIdentities(harbor));
+	const cartridge = options.cartridge === undefined ? undefined : await cartridgeOf(options.cartridge, identities);
+	if (harbor !== undefined) Object.assign(identities, await (await import('./freeze-harbor.js')).harborIdentities(harbor));
 	return sealPlan({
 		schema: planSchema,
 		created_at: new Date().toISOString(),
@@ -136,7 +143,8 @@ export async function buildPlan(options: FreezeOptions): Promise<Plan> {
 		...(options.hypothesis === undefined ? {} : {hypothesis: options.hypothesis}),
 		...(options.totalBudget === undefined ? {} : {total_budget: options.totalBudget}),
 		...(sandbox === undefined ? {} : {sandbox}),
-		...(options.agentSpec === undefined ? {} : {agent: await freezeAgent(options.agentSpec)}),
+		// Loaded for an agent plan only: reading and verifying a spec loads every adapter.
+		...(options.agentSpec === undefined ? {} : {agent: await (await import('./freeze-agent.js')).freezeAgent(options.agentSpec)}),
 		...(power === undefined ? {} : {power}),
 	});
 }

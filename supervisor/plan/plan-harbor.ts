@@ -1,5 +1,6 @@
 import {z} from 'zod';
-import {HarborTask} from '../../tasks/harbor/index.js';
+// The schema's own file: every plan schema holds it, and the folder's index loads the verifier's runner (process/).
+import {HarborTask} from '../../tasks/harbor/harbor-task.js';
 
 /** A folder of Harbor tasks as a plan's task source: each task's record, and the one WORKDIR the agent's view shows. */
 export const PlanHarbor = z.object({

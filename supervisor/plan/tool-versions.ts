@@ -1,5 +1,3 @@
-import {runInGroup} from '../../process/index.js';
-
 /** Version line of each tool, null when the tool cannot be started; `node` is the running runtime. */
 export async function toolVersions(tools: string[]): Promise<Record<string, string | null>> {
 	const out: Record<string, string | null> = {node: process.version};
@@ -11,6 +9,8 @@ export async function toolVersions(tools: string[]): Promise<Record<string, stri
 }
 
 async function toolVersion(tool: string): Promise<string | null> {
+	// Loaded by a plan whose tasks need tools: process/ and execa are ~150 modules a freeze of any other plan does without.
+	const {runInGroup} = await import('../../process/index.js');
 	const run = await runInGroup({argv: [tool, '--version'], deadlineMs: 10_000, graceMs: 200, stdoutLimit: 64 * 1024, stderrLimit: 64 * 1024});
 	if (run.record.failure !== null || run.record.exit_code !== 0) return null;
 	// Some tools print their version on stderr.

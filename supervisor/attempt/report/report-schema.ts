@@ -4,7 +4,9 @@ import {TaskFailureReason} from '../task-core/task-reasons.js';
 import {Grade} from '../../../tasks/task-definition.js';
 import {AgentIdentity} from '../../../agents/agent-identity.js';
 import {ReportTotals} from '../../../controller-protocol/index.js';
-import {Containment, LeakAudit, LeakedProcess} from '../../../process/index.js';
+// The schemas' own files, not process/index.ts: compare, report and ls read reports and need none of the rest of process/.
+import {Containment} from '../../../process/containment.js';
+import {LeakAudit, LeakedProcess} from '../../../process/attempt/leak-record.js';
 import {Integrity, legacyIntegrity} from './integrity-label.js';
 
 export {describeIntegrity, Integrity, integrityReasonText} from './integrity-label.js';

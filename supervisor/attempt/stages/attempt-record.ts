@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {AgentIdentity} from '../../../agents/index.js';
+import {AgentIdentity} from '../../../agents/agent-identity.js';
 import {HarnessFingerprint} from '../../../harness/index.js';
 import {PackageFingerprint} from '../../plan/fingerprints.js';
 import {HostRef, Placement, QueueRef} from '../report/report-schema.js';

@@ -1,9 +1,9 @@
-import {readIfPresent} from '../../../files/read-if-present.js';
 import {join} from 'node:path';
 import {ControllerIdentity, TasksResult, type ControllerTask} from '../../../controller-protocol/index.js';
 import {createControllerClient, type ControllerClient} from '../../controller/index.js';
 import type {Plan} from '../../plan/plan-schema.js';
 import type {AttemptTask} from './attempt-task.js';
+import {readMessages} from '../report/read-messages.js';
 
 /** The tasks of a controller plan: the frozen task list, set up and scored by the pinned controller. */
 export function controllerAttemptTasks(plan: Plan, evidenceDir: string, signal: AbortSignal): Array<AttemptTask | null> {
@@ -32,10 +32,4 @@ function controllerTask(client: ControllerClient, task: ControllerTask): Attempt
 			return {passed: answer.value.passed, score: answer.value.score ?? null, details: answer.value.details};
 		},
 	};
-}
-
-/** The execution's transcript as recorded, one object per line; a missing file is an empty transcript. */
-export async function readMessages(path: string): Promise<Array<Record<string, unknown>>> {
-	const text = await readIfPresent(path) ?? '';
-	return text.split('\n').filter(line => line.trim() !== '').map(line => JSON.parse(line) as Record<string, unknown>);
 }

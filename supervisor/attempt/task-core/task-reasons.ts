@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {EngineFailureReason} from '../../../engine/outcome.js';
-import {HostFailureReason} from '../../host/index.js';
+// Not host/index.ts: every report schema holds these reasons, and the host's runner and metering proxy load the tokenizer.
+import {HostFailureReason} from '../../host/host-failure.js';
 
 /** The reasons a task of the denominator fails for that the engine never produces: the supervisor's own. */
 const supervisorReasons = [
