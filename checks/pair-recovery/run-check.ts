@@ -44,11 +44,11 @@ export async function runPairRecoveryCheck(options: PairRecoveryOptions): Promis
 	const planPath = join(fixtures, 'plan.json');
 	await writePlan(planPath, plan);
 	const source = await syntheticSource(fixtures);
-	const results: RecoveryScenarioResult[] = [];
-	for (const scenario of recoveryScenarios()) {
-		if (options.only && !options.only.includes(scenario.name)) continue;
-		results.push(await runScenario(scenario, {out, fixtures, planPath, source, size: plan.task_ids.length, disableLedgerSync: options.disableLedgerSync === true}));
-	}
+	const context = {out, fixtures, planPath, source, size: plan.task_ids.length, disableLedgerSync: options.disableLedgerSync === true};
+	const scenarios = recoveryScenarios().filter(scenario => !options.only || options.only.includes(scenario.name));
+	// Side by side: a scenario is mostly waiting (its sides' sleeps, the pair's polls, a timeout), and each has its own
+	// pair folder, executables and process marker.
+	const results: RecoveryScenarioResult[] = await Promise.all(scenarios.map(scenario => runScenario(scenario, context)));
 	const result = PairRecoveryCheckResult.parse({
 		schema: checkResultSchema,
 		check: 'pair-recovery',
@@ -116,8 +116,9 @@ async function runScenario(scenario: RecoveryScenario, context: ScenarioContext)
 		argv,
 		env: {[marker]: '1'},
 		deadlineMs: 180_000,
-		// A cancelled pair needs time to end its running side and write the interruption.
-		graceMs: 20_000,
+		// A cancelled pair needs time to end its running side and write the interruption; a pair killed outright writes
+		// nothing more, so the side it left running is ended without waiting that grace out (it held the check 20 s).
+		graceMs: scenario.interrupt?.how === 'SIGKILL' ? 1000 : 20_000,
 		stdoutLimit: 16 * 1024 * 1024,
 		stderrLimit: 1024 * 1024,
 		signal: abort.signal,

@@ -64,7 +64,8 @@ export function recoveryScenarios(): RecoveryScenario[] {
 			name: 'candidate-timeout',
 			description: 'the candidate side records one task, then hangs past the pair\'s wall-clock limit',
 			behaviours: {baseline: complete, candidate: {records: 1, then: 'hang'}},
-			timeoutS: 3,
+			// Long enough for the baseline's tasks beside four other scenarios on a loaded machine; the candidate hangs past any limit.
+			timeoutS: 6,
 			interrupt: null,
 			verify: (pair, n) => [
 				...common(pair, n, {baseline: n, candidate: 1}),

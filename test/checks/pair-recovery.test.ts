@@ -8,6 +8,9 @@ import {runPairRecoveryCheck} from '../../checks/pair-recovery/run-check.js';
 import {PairRecoveryCheckResult} from '../../checks/pair-recovery/result-schema.js';
 
 checkNoLeaks(t);
+// The check's wall time is its synthetic sides' sleeps and the pair's polls, not CPU: its three tests run side by side
+// (each in a folder of its own, each scenario's processes under a marker named for the process that runs the check).
+t.jobs = 3;
 
 t.test('the pair-recovery check passes against the real pair command, run as a user runs it', async t => {
 	// From a working directory of the caller's, with a relative --output.

@@ -1,8 +1,8 @@
 import {randomUUID} from 'node:crypto';
 import {existsSync} from 'node:fs';
-import {link, mkdir, readdir, symlink, utimes, writeFile} from 'node:fs/promises';
+import {copyFile, link, mkdir, readdir, symlink, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import t from 'tap';
+import t, {type Test} from 'tap';
 import {runInGroup} from '../../process/index.js';
 import {ownIdentity} from '../../process/process-identity.js';
 import {readBootId} from '../../process/proc-table.js';
@@ -11,6 +11,8 @@ import {checkNoLeaks} from '../leak-check.js';
 import {tempDir} from '../temp-dir.js';
 
 checkNoLeaks(t);
+// Each test has folders of its own (TMPDIR, runtime, cache, evidence), and two wait seconds on a slow candidate: side by side.
+t.jobs = 3;
 
 const hourAgo = new Date(Date.now() - 2 * 3_600_000);
 
@@ -53,6 +55,21 @@ const slowCandidate = (ms: number): string => [
 	`\tasync invokeCapability() { await new Promise(resolve => setTimeout(resolve, ${ms})); return {output: {stop: false}}; },`,
 	'};',
 ].join('\n');
+
+let frozen: Promise<{plan: string; code: number | null; stderr: string}> | null = null;
+
+/** The plan of the real attempts (answer_from_prompt, frozen as a user does): frozen once for the file, copied into `dir`; `test` asserts the freeze. */
+async function planIn(test: Test, dir: string): Promise<void> {
+	frozen ??= (async () => {
+		const base = await tempDir(t, 'hlab-gc-plan-');
+		const env = {TMPDIR: base, XDG_RUNTIME_DIR: base, XDG_CACHE_HOME: join(base, 'cache'), HLAB_AGENT_STORE: join(base, 'store')};
+		const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
+		return {plan: join(base, 'plan.json'), code: freeze.record.exit_code, stderr: freeze.stderr};
+	})();
+	const {plan, code, stderr} = await frozen;
+	test.equal(code, 0, `the plan is frozen: ${stderr}`);
+	await copyFile(plan, join(dir, 'plan.json'));
+}
 
 t.test('gc removes what nobody uses and keeps a live attempt\'s runtime root, a held folder, evidence and what is in use', async t => {
 	const base = await tempDir(t, 'hlab-gc-');
@@ -125,8 +142,7 @@ t.test('a real attempt in flight: gc run from elsewhere, with no --evidence and 
 	// A candidate whose first step waits: the attempt stays in flight, its runtime root in place, while gc runs.
 	// Nothing holds the root then (no open file, no cwd): only the live supervisor's --artifacts and its lock.json say whose it is.
 	await writeFile(join(base, 'slow.ts'), slowCandidate(8000));
-	const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
-	t.equal(freeze.record.exit_code, 0, freeze.stderr);
+	await planIn(t, base);
 	await mkdir(join(base, 'elsewhere'));
 	const attempt = hlab(['eval', '--plan', 'plan.json', '--artifacts', 'elsewhere/slow', '--candidate', 'slow.ts'], {cwd: base, env, timeoutMs: 120_000});
 	const root = await waitFor(async () => (await readdir(runtime)).find(name => name.startsWith('hlab-')), 60_000);
@@ -167,12 +183,11 @@ t.test('gc DIR... removes the named attempts\' evidence only, after checking eac
 	const env = {TMPDIR: base, XDG_RUNTIME_DIR: join(base, 'run'), XDG_CACHE_HOME: join(base, 'cache'), HLAB_AGENT_STORE: join(base, 'store')};
 	await mkdir(env.XDG_RUNTIME_DIR);
 	const gc = (args: string[]) => hlab(['gc', ...args], {cwd: base, env});
-	const frozen = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
-	t.equal(frozen.record.exit_code, 0, frozen.stderr);
-	for (const side of ['a', 'b']) {
+	await planIn(t, base);
+	await Promise.all(['a', 'b'].map(async side => {
 		const ran = await hlab(['eval', '--plan', 'plan.json', '--out', `experiments/${side}`], {cwd: base, env});
 		t.equal(ran.record.exit_code, 0, ran.stderr);
-	}
+	}));
 	const [a, b] = [join(experiments, 'a'), join(experiments, 'b')];
 	// Synthetic attempts: one whose lock names this live test process, one whose supervisor is gone (a crash).
 	const live = await attemptNaming(join(base, 'synthetic'), join(base, 'run', 'x'), true);
@@ -241,8 +256,7 @@ t.test('gc DIR refuses a real attempt in flight, and removes it once it finished
 	const env = {TMPDIR: base, XDG_RUNTIME_DIR: join(base, 'run'), XDG_CACHE_HOME: join(base, 'cache'), HLAB_AGENT_STORE: join(base, 'store')};
 	await mkdir(env.XDG_RUNTIME_DIR);
 	await writeFile(join(base, 'slow.ts'), slowCandidate(6000));
-	const freeze = await hlab(['eval', '--task', 'answer_from_prompt', '--freeze', 'plan.json'], {cwd: base, env});
-	t.equal(freeze.record.exit_code, 0, freeze.stderr);
+	await planIn(t, base);
 	const attempt = hlab(['eval', '--plan', 'plan.json', '--out', 'slow', '--candidate', 'slow.ts'], {cwd: base, env, timeoutMs: 120_000});
 	await waitFor(async () => existsSync(join(base, 'slow', 'lock.json')) ? true : undefined, 60_000);
 	const refused = await hlab(['gc', 'slow'], {cwd: base, env});

@@ -6,6 +6,7 @@ import {runInGroup} from '../../process/index.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {startRedis} from '../supervisor/queue/redis-server.js';
 import {tempDir} from '../temp-dir.js';
+import {freshClone, must, sh} from './fresh-clone.js';
 import {documentationPages, fencedBlocks, type FencedBlock} from './markdown.js';
 
 /*
@@ -16,6 +17,9 @@ import {documentationPages, fencedBlocks, type FencedBlock} from './markdown.js'
  *   and `bin/` link to this one's), each next one where the one before ended (a `cd` carries over). It is a git
  *   repository with the checkout's .gitignore: afterwards `git status` there must be clean, so everything a page
  *   writes goes where git ignores it (`experiments/`) or outside the checkout, as a reader's checkout stays clean.
+ * - The README is what a new user follows first, in a fresh clone: its page runs in a clone of this checkout's working
+ *   state (node_modules and dist/ linked in, as `npm ci` makes them), its evidence must be under `experiments/`, and
+ *   `npm run rules` must still pass there beside a copy of it.
  * - `hlab` is this checkout's `bin/hlab.js` on the test's Node 22 (a command on PATH).
  * - A block exits 0, or the status its info string names: ```sh exit=2 (a documented refusal).
  * - ```json file=NAME (any language) writes the block's text to NAME where the block before it ended (its folders made),
@@ -29,13 +33,15 @@ import {documentationPages, fencedBlocks, type FencedBlock} from './markdown.js'
 
 checkNoLeaks(t);
 // Longer than the suite's 300 s per file: every page's walkthrough runs here, the README's agents among them.
-t.setTimeout(1_200_000);
+t.setTimeout(1_800_000);
 // Pages are independent walkthroughs in folders of their own; much of a page's time is waiting on processes.
 t.jobs = 3;
 
-// Generous for a loaded machine: on an idle one no block takes a minute.
-const blockTimeoutMs = 300_000;
+// Generous for a loaded machine: on an idle one no block takes a minute but the README's agents (Qwen Code and pi over
+// the suite twice, about two minutes), which took more than five at a load of 20.
+const blockTimeoutMs = 600_000;
 const suiteScript = /^npm (ci|start|test|run \S+)(\s|$)/;
+const readme = 'README.md';
 
 type Plan = {kind: 'run'; exit: number; redis: boolean} | {kind: 'file'; name: string} | {kind: 'not-run'; why: string} | {kind: 'text'};
 
@@ -58,28 +64,38 @@ function commandsOf(block: FencedBlock): string[] {
 
 const where = (block: FencedBlock): string => `${block.page}:${block.line}`;
 
-/** A directory shaped like the top of a checkout, with `hlab` on PATH. */
-async function pageDir(t: Test): Promise<{cwd: string; env: Record<string, string>}> {
-	const cwd = await tempDir(t, 'hlab-docs-');
-	const shims = await tempDir(t, 'hlab-docs-bin-');
-	await symlink(join(installRoot, 'examples'), join(cwd, 'examples'));
-	await symlink(join(installRoot, 'bin'), join(cwd, 'bin'));
-	await writeFile(join(shims, 'hlab'), `#!/bin/sh\nexec '${process.execPath}' '${join(installRoot, 'bin', 'hlab.js')}' "$@"\n`, {mode: 0o755});
-	const runtime = join(cwd, '.runtime');
-	await mkdir(runtime);
-	await checkoutRepository(cwd);
+/** Where a page runs: a directory shaped like the top of a checkout (for the README, a fresh clone), with `hlab` on PATH. */
+async function pageDir(t: Test, page: string): Promise<{cwd: string; runtime: string; env: Record<string, string>}> {
+	const root = await tempDir(t, 'hlab-docs-');
+	const cwd = page === readme ? await freshClone(root) : await checkoutLike(join(root, 'checkout'));
+	const shims = join(root, 'bin');
+	const runtime = join(root, 'runtime');
+	await Promise.all([mkdir(shims), mkdir(runtime)]);
+	await writeFile(join(shims, 'hlab'), `#!/bin/sh\nexec '${process.execPath}' '${join(cwd, 'bin', 'hlab.js')}' "$@"\n`, {mode: 0o755});
 	// The runtime root and temporary files stay in the page's folder, which the test removes; the compiled-code cache
 	// (else in TMPDIR, so cold for every page) is one for all pages, in the test's own temporary folder.
-	return {cwd, env: {PATH: `${shims}:${join(installRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime, NODE_COMPILE_CACHE: compileCache}};
+	return {cwd, runtime, env: {PATH: `${shims}:${join(installRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: runtime, TMPDIR: runtime, NODE_COMPILE_CACHE: compileCache}};
 }
 
-/** The page's directory as a git checkout: the project's .gitignore and the links committed, the test's runtime folder excluded. */
-async function checkoutRepository(cwd: string): Promise<void> {
+/** A git checkout of the links a page needs: the project's .gitignore, `examples/` and `bin/` linked to this one's, committed. */
+async function checkoutLike(cwd: string): Promise<string> {
+	await mkdir(cwd);
+	await symlink(join(installRoot, 'examples'), join(cwd, 'examples'));
+	await symlink(join(installRoot, 'bin'), join(cwd, 'bin'));
 	await copyFile(join(installRoot, '.gitignore'), join(cwd, '.gitignore'));
 	await git(cwd, 'init', '-q');
-	await writeFile(join(cwd, '.git', 'info', 'exclude'), '.runtime/\n', {flag: 'a'});
 	await git(cwd, 'add', '-A');
 	await git(cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'the checkout');
+	return cwd;
+}
+
+/** What the README's clone must show afterwards, besides a clean status: the evidence ignored, and the rules passing beside it. */
+async function afterReadme(t: Test, clone: string, env: Record<string, string>): Promise<void> {
+	t.match(await git(clone, 'status', '--porcelain', '--ignored'), /^!! experiments\/$/m, 'README.md: the evidence is under experiments/');
+	// The rules look at the project's folders only: evidence anywhere else in the checkout (with the candidate's SDK copy) is no module of the project.
+	await must('cp -a experiments/first my-run', clone);
+	const rules = await sh('npm run rules', clone, {PATH: env.PATH!});
+	t.equal(rules.code, 0, 'README.md: npm run rules passes beside the evidence', {output: rules.out.slice(-4000)});
 }
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -98,9 +114,10 @@ for (const page of documentationPages()) {
 		if (plan.kind === 'not-run') notRun.push(`${where(block)} (${plan.why})`);
 	}
 	if (!blocks.some(block => planOf(block).kind === 'run')) continue;
-	t.test(page, {timeout: 900_000}, async t => {
-		const {cwd, env} = await pageDir(t);
-		const ended = join(cwd, '.runtime', 'block-cwd');
+	t.test(page, {timeout: 1_200_000}, async t => {
+		const {cwd, runtime, env} = await pageDir(t, page);
+		t.equal(await git(cwd, 'status', '--porcelain', '--untracked-files=all'), '', `${page}: the checkout starts clean`);
+		const ended = join(runtime, 'block-cwd');
 		let here = cwd;
 		for (const block of blocks) {
 			const plan = planOf(block);
@@ -119,6 +136,7 @@ for (const page of documentationPages()) {
 			t.equal(run.record.exit_code, plan.exit, `${where(block)} exits ${plan.exit}`, {output: output.slice(-4000), failure: run.record.failure});
 		}
 		t.equal(await git(cwd, 'status', '--porcelain', '--untracked-files=all'), '', `${page}: git status is clean afterwards (what the page wrote is under experiments/ or outside the checkout)`);
+		if (page === readme) await afterReadme(t, cwd, env);
 	});
 }
 
@@ -135,6 +153,8 @@ t.test('every block that does not run here says why, and is listed', async t => 
 });
 
 t.test('the README starts with the two commands', async t => {
-	const first = fencedBlocks('README.md').find(block => block.lang === 'sh');
+	const blocks = fencedBlocks(readme);
+	const first = blocks.find(block => block.lang === 'sh');
 	t.strictSame(first === undefined ? [] : commandsOf(first), ['npm ci && npm start', 'npm test']);
+	t.ok(blocks.filter(block => planOf(block).kind === 'run').length >= 2, 'the README has its walkthrough blocks');
 });
