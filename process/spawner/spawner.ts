@@ -79,8 +79,6 @@ function openInstance(slackMs: number): Instance {
 	let lostReason: string | null = null;
 	let markReady!: () => void;
 	const ready = new Promise<void>(resolve => (markReady = resolve));
-	const unhurry = whenHurried(() => post({kind: 'hurry'}));
-
 	const post = (message: ToSpawner): void => {
 		try {
 			child?.send(message);
@@ -88,6 +86,8 @@ function openInstance(slackMs: number): Instance {
 			void lose(`the spawner's channel refused a message: ${(error as Error).message}`);
 		}
 	};
+	// Called at once when the stop has already hurried: the spawner is told as soon as it listens.
+	const unhurry = whenHurried(() => void ready.then(() => post({kind: 'hurry'})));
 	const onMessage = (message: FromSpawner): void => {
 		if (message.kind === 'ready') return markReady();
 		const waiting = inFlight.get(message.id);
