@@ -10,8 +10,9 @@ import {peer} from './peer.js';
 import {queue} from './queue.js';
 import {sandboxedRunner} from './sandboxed-runner.js';
 import {scale} from './scale.js';
+import {spawnCost} from './spawn-cost.js';
 import {startupHelp, startupHostWorker} from './startup.js';
 import {tenThousand} from './ten-thousand.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benches: Bench[] = [inProcessDispatch, inProcessScripted, concurrency, hostDispatch, scale, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker, queue, sandboxedRunner, meteringProxy, tenThousand];
+export const benches: Bench[] = [inProcessDispatch, inProcessScripted, concurrency, hostDispatch, scale, spawnCost, cleanupCost, outputLimit, ledgerCost, peer, startupHelp, startupHostWorker, queue, sandboxedRunner, meteringProxy, tenThousand];

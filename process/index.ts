@@ -1,5 +1,6 @@
 /** The process layer's face inside the project (attempt plumbing included); the package's public face is `public.ts`. */
 export {runInGroup, type RunOptions, type GroupRun} from './run-group.js';
+export {startSpawner, type Launch, type Spawner} from './spawner/spawner.js';
 export {graceMs, hardDeadline, hurriedGraceMs, hurry, whenHurried} from './grace.js';
 export {endEverythingNow} from './end-now.js';
 export {ProcessRecord, ProcessFailure, KilledProcess, TreeResources} from './process-record.js';

@@ -17,7 +17,8 @@ export const KilledProcess = z.object({
 export type KilledProcess = z.infer<typeof KilledProcess>;
 
 /** Why a supervised run did not end on its own. `null` means it exited by itself. */
-export const ProcessFailure = z.enum(['spawn', 'timeout', 'stdout_limit', 'stderr_limit', 'aborted']);
+/** `spawner`: the spawner that ran the command for the supervisor ended or hung before it answered; the tree was ended. */
+export const ProcessFailure = z.enum(['spawn', 'timeout', 'stdout_limit', 'stderr_limit', 'aborted', 'spawner']);
 export type ProcessFailure = z.infer<typeof ProcessFailure>;
 
 export const StreamCount = z.object({

@@ -1,3 +1,4 @@
+import type {ChildProcess} from 'node:child_process';
 import {randomUUID} from 'node:crypto';
 import {execa} from 'execa';
 import {limitOutput, type OutputSink} from './byte-limit.js';
@@ -59,6 +60,10 @@ export interface RunOptions {
 	sandbox?: Sandbox;
 	/** Test-only: disable the sweep of members that left the group. */
 	sweep?: boolean;
+	/** The tree's marker key (`HLAB_TREE_<id>`); default a fresh one. The spawner's client names it, to find the tree if the spawner dies. */
+	markerKey?: string;
+	/** Opens a Node IPC channel to the command (advanced serialization, so Buffers pass) and hands over its child process right after spawn. */
+	ipc?: (child: ChildProcess) => void;
 }
 
 export interface GroupRun {
@@ -77,7 +82,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	const [file, ...args] = options.argv as [string, ...string[]];
 	const cwd = options.cwd ?? process.cwd();
 	const containment = chooseContainment(options.containment);
-	const markerKey = `${treeMarkerPrefix}${randomUUID().replaceAll('-', '')}`;
+	const markerKey = options.markerKey ?? newTreeMarkerKey();
 	const startedAt = new Date();
 	const t0 = performance.now();
 	let failure: ProcessFailure | null = null;
@@ -171,6 +176,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		...(options.input === undefined ? {stdin: options.stdin ?? 'ignore'} : {input: options.input}),
 		stdout: 'pipe',
 		stderr: 'pipe',
+		...(options.ipc === undefined ? {} : {ipc: true, serialization: 'advanced' as const}),
 	});
 	const pid = subprocess.pid;
 	if (pid === undefined) {
@@ -190,6 +196,7 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	const leader = {pid, startTime: leaderStat?.startTime ?? -1, comm: leaderStat?.comm ?? file};
 	container.started(leader, exited);
 	options.onSpawn?.(pid);
+	options.ipc?.(subprocess.nodeChildProcess);
 
 	const deadline = options.deadlineMs == null ? undefined : setTimeout(() => fail('timeout'), options.deadlineMs);
 	const onAbort = (): void => fail('aborted');
@@ -233,6 +240,11 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 	});
 }
 
+/** A fresh tree marker key. */
+export function newTreeMarkerKey(): string {
+	return `${treeMarkerPrefix}${randomUUID().replaceAll('-', '')}`;
+}
+
 /**
  * A leak is a process cleanup had to end that outlived the command (it had exited by itself) or had left its group.
  * Members ended at a deadline, a limit or an abort were still part of the running command.
@@ -272,6 +284,7 @@ function validate(options: RunOptions): void {
 	for (const [name, value] of [['deadlineMs', options.deadlineMs], ['graceMs', options.graceMs], ['stdoutLimit', options.stdoutLimit], ['stderrLimit', options.stderrLimit]] as const) {
 		if (value != null && (!Number.isFinite(value) || value < 0)) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
 	}
+	if (options.markerKey !== undefined && !/^HLAB_TREE_[0-9a-f]{32}$/.test(options.markerKey)) throw new TypeError(`markerKey must be ${treeMarkerPrefix} and 32 hex digits, got ${options.markerKey}`);
 	const memory = options.memoryLimitBytes;
 	// No process starts in zero bytes: a limit of 0 is a mistake, not a very strict limit.
 	if (memory != null && !(Number.isSafeInteger(memory) && memory > 0)) throw new RangeError(`memoryLimitBytes must be a positive whole number, got ${memory}`);

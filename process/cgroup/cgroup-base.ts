@@ -16,6 +16,30 @@ export function cgroupBase(): CgroupBase {
 	return found;
 }
 
+/**
+ * Makes `dir` (a sub-base another supervisor process created, see `createSubBase`) this process's base: the spawner
+ * creates its trees there, where the supervisor can end them all with one `cgroup.kill`. Called before any tree.
+ */
+export function adoptCgroupBase(dir: string, home: string): void {
+	found = {ok: true, dir, home};
+}
+
+/** A child cgroup of this process's base with the controllers enabled, for trees another process creates; null without a base. */
+export function createSubBase(name: string): string | null {
+	const base = cgroupBase();
+	if (!base.ok) return null;
+	const dir = path.join(base.dir, name);
+	mkdirSync(dir);
+	enableControllers(dir);
+	return dir;
+}
+
+/** Removes a sub-base and the empty cgroups in it, deepest first; false when one still holds a process. */
+export function removeSubBase(dir: string): boolean {
+	removeBase(dir);
+	return !existsSync(dir);
+}
+
 function createBase(): CgroupBase {
 	const mount = unifiedMount();
 	if (mount === null) return {ok: false, reason: 'no cgroup v2 (unified) hierarchy is mounted'};

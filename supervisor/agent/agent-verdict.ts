@@ -28,6 +28,8 @@ function supervisorFailure(record: ProcessRecord): AgentFailure | null {
 		case 'stderr_limit': return {reason: 'output_limit', message: record.failure_message ?? record.failure};
 		case 'aborted': return {reason: 'aborted', message: 'the attempt was interrupted while the agent ran'};
 		case 'spawn': return {reason: 'init', message: record.failure_message ?? 'the agent could not be started'};
+		// Its tree was ended with the spawner: whatever it wrote is not an answer the supervisor saw end.
+		case 'spawner': return {reason: 'crash', message: record.failure_message ?? 'the spawner that ran the agent ended'};
 		default: return null;
 	}
 }

@@ -4,7 +4,7 @@ import {adapterOf, type AgentClassification, type AgentCollected, type AgentLaun
 import {EngineFailureReason, type ExecutionOutcome, type Usage} from '../../engine/outcome.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {writeJson} from '../../files/write-json.js';
-import {hardDeadline, runInGroup, type GroupRun, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {hardDeadline, runInGroup, type GroupRun, type Launch, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {proxyOnlySandbox, startMeteringProxy, writeMeteringRecord, type MeteringProxy} from '../host/index.js';
 import type {AdmittedAgent} from './admit-agent.js';
 import {agentEndpoint} from './agent-endpoint.js';
@@ -42,6 +42,8 @@ export interface AgentTaskInput {
 	sandbox?: (writable: string[]) => Sandbox;
 	/** The agent's memory limit (process/memory-limit.ts), inherited by every process it starts; none when absent. */
 	memoryLimitBytes?: number;
+	/** What runs the agent's tree: the attempt's spawner; runInGroup here when absent. */
+	launch?: Launch;
 }
 
 export interface AgentTaskRun {
@@ -82,7 +84,7 @@ export async function runAgentTask(input: AgentTaskInput): Promise<AgentTaskRun>
 	// Sandboxed, its network is its proxy alone.
 	const contained = input.sandbox === undefined ? null : await proxyOnlySandbox(input.sandbox([input.workspace, home, tmp]), proxy);
 	const startedMs = performance.now() - input.clockOrigin;
-	const run = await runInGroup({
+	const run = await (input.launch ?? runInGroup)({
 		argv: launch.argv,
 		cwd: input.workspace,
 		env,

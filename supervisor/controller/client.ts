@@ -108,7 +108,8 @@ export function createControllerClient(options: ControllerClientOptions): Contro
 		// A changed input discredits whatever the call produced, so it is judged first.
 		const after = await verifyIdentityFiles(identity);
 		if (after.length > 0) return pinFailure(after, 'after the call');
-		if (record.failure !== null) return failed(record.failure, `controller ${method}: ${record.failure_message ?? record.failure}`);
+		// A controller is run here, never by a spawner: 'spawner' cannot come, and would be a launch that did not hold.
+		if (record.failure !== null) return failed(record.failure === 'spawner' ? 'spawn' : record.failure, `controller ${method}: ${record.failure_message ?? record.failure}`);
 		if (record.survivors.length > 0) return failed('survivors', `controller ${method}: processes ${record.survivors.join(', ')} survived cleanup`);
 
 		const reading = readOneJsonValue(stdout);

@@ -4,7 +4,7 @@ import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
 import type {HostFailureReason} from './host-failure.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {hardDeadline, runInGroup, sandboxVariable, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {hardDeadline, runInGroup, sandboxVariable, type Launch, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema, type ProxyRefusals} from './host-records.js';
@@ -41,6 +41,8 @@ export interface HostTaskInput {
 	stderrLimit?: number;
 	/** The worker's memory limit (process/memory-limit.ts); none when absent. */
 	memoryLimitBytes?: number;
+	/** What runs the worker's group: the attempt's spawner; runInGroup here when absent. */
+	launch?: Launch;
 }
 
 export interface HostTaskRun {
@@ -90,7 +92,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	// The worker's engine stops itself at deadlineMs; past the grace, its group is ended.
 	const hardDeadlineMs = hardDeadline(deadlineMs, input.graceMs);
 	const startedMs = performance.now() - session.clockOrigin;
-	const run = await runInGroup({
+	const run = await (input.launch ?? runInGroup)({
 		argv: [session.identity.launched, hostWorkerCommand],
 		cwd: input.workspace,
 		// Inside a sandbox bwrap cannot start another: the worker's tool commands share its sandbox.
@@ -170,6 +172,8 @@ function judge(session: HostSession, input: HostTaskInput, record: ProcessRecord
 		case 'stderr_limit': return {reason: 'output_limit', message: record.failure_message ?? record.failure};
 		case 'aborted': return {reason: 'aborted', message: 'the attempt was interrupted while the host worker ran'};
 		case 'spawn': return {reason: 'init', message: record.failure_message ?? 'the host executable could not be started'};
+		// Its tree was ended with the spawner (which a host can find and kill): a failure, never a pass.
+		case 'spawner': return {reason: 'crash', message: record.failure_message ?? 'the spawner that ran the host worker ended'};
 		default: break;
 	}
 	if (record.exit_code !== 0) {

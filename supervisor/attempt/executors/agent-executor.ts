@@ -1,4 +1,4 @@
-import type {Sandbox} from '../../../process/index.js';
+import {startSpawner, type Sandbox, type Spawner} from '../../../process/index.js';
 import {runAgentTask, type AdmittedAgent} from '../../agent/index.js';
 import type {TaskExecutor} from '../task-core/task-execution.js';
 
@@ -9,22 +9,25 @@ import type {TaskExecutor} from '../task-core/task-execution.js';
  */
 export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number; sandbox?: ((writable: string[]) => Sandbox) | undefined} = {}): TaskExecutor {
 	const clockOrigin = performance.now();
+	let spawner: Spawner | null = null;
 	return {
 		timing: 'supervised-host',
 		threads: null,
 		async start() {
-			// One process tree per task: nothing to warm up, the lanes alone bound the concurrency.
+			// One process tree per task, forked by the attempt's spawner: the supervisor never copies its own page tables for one.
+			spawner = await startSpawner();
 		},
 		async execute(job) {
 			const run = await runAgentTask({
 				agent, index: job.index, task: job.task, workspace: job.paths.workspace, runtime: job.paths.runtime,
 				evidence: {dir: job.paths.dir, relDir: job.paths.relDir}, provider: job.provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs,
-				signal: job.signal, memoryLimitBytes: job.memoryLimitBytes, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}), ...(options.sandbox === undefined ? {} : {sandbox: options.sandbox}),
+				signal: job.signal, memoryLimitBytes: job.memoryLimitBytes, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}), ...(spawner === null ? {} : {launch: spawner.run}), ...(options.sandbox === undefined ? {} : {sandbox: options.sandbox}),
 			});
 			return {wall_ms: run.record?.wall_ms ?? 0, outcome: run.outcome, unfinished: run.failure, evidence: run.evidence, usageClaim: run.usageClaim};
 		},
 		async close() {
-			// Every launch already ended its own process tree.
+			// Every launch already ended its own process tree; the spawner is the last of the executor's processes.
+			await spawner?.close();
 		},
 	};
 }

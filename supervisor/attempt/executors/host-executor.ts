@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
-import type {Sandbox} from '../../../process/index.js';
+import {startSpawner, type Sandbox, type Spawner} from '../../../process/index.js';
 import {runHostTask, writeMeteringRecord, type HostSession} from '../../host/index.js';
 import {agentInput, outcomeUnfinished, type TaskExecutor} from '../task-core/task-execution.js';
 
@@ -10,11 +10,13 @@ import {agentInput, outcomeUnfinished, type TaskExecutor} from '../task-core/tas
  * runner's grader checks against the workspace. Its usage is what the task's metering proxy counted.
  */
 export function hostExecutor(session: HostSession, sandbox?: (writable: string[]) => Sandbox): TaskExecutor {
+	let spawner: Spawner | null = null;
 	return {
 		timing: 'supervised-host',
 		threads: null,
 		async start() {
-			// One process per task: nothing to warm up, the lanes alone bound the concurrency.
+			// One process per task, forked by the attempt's spawner: the supervisor never copies its own page tables for one.
+			spawner = await startSpawner();
 		},
 		async execute(job) {
 			const run = await runHostTask(session, {
@@ -24,6 +26,7 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 				memoryLimitBytes: job.memoryLimitBytes,
 				processJsonIn: job.paths.dir,
 				sandbox: sandbox?.([job.paths.workspace, job.paths.state]),
+				...(spawner === null ? {} : {launch: spawner.run}),
 			});
 			const evidence: Record<string, string> = existsSync(join(job.paths.dir, 'process.json')) ? {process: `${job.paths.relDir}/process.json`} : {};
 			Object.assign(evidence, await writeMeteringRecord(job.paths, {usage: run.metered, requests: run.requests, refusals: run.refusals}));
@@ -35,7 +38,8 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 			return {wall_ms: run.record.wall_ms, outcome, unfinished, evidence, usageClaim: run.claimed};
 		},
 		async close() {
-			// Every launch already ended its own process group.
+			// Every launch already ended its own process group; the spawner is the last of the executor's processes.
+			await spawner?.close();
 		},
 	};
 }

@@ -5,6 +5,7 @@ import t, {type Test} from 'tap';
 import {AgentTaskRecord} from '../../../supervisor/agent/index.js';
 import {runAttempt} from '../../../supervisor/attempt/index.js';
 import {ProcessRecord} from '../../../process/index.js';
+import {isRunning, readStat} from '../../../process/proc-table.js';
 import {answerFromPrompt} from '../../../tasks/answer_from_prompt/task.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {tempDir} from '../../temp-dir.js';
@@ -135,4 +136,25 @@ ${solvingAgent}`;
 		if ((await readFile(path)).includes(secret)) holding.push(path);
 	}
 	t.strictSame(holding, [], 'no evidence file holds the secret (the agent\'s dumps of its environment included)');
+});
+
+t.test('an agent that kills the spawner that forked it, then solves its task, fails it, and nothing of it is left', async t => {
+	// The attack: its parent is the attempt's spawner; a daemon is left behind, then the right answer is printed.
+	const body = `import {spawn} from 'node:child_process';
+import {writeFileSync} from 'node:fs';
+const daemon = spawn('sleep', ['300'], {detached: true, stdio: 'ignore'});
+daemon.unref();
+writeFileSync('daemon.pid', String(daemon.pid));
+process.kill(process.ppid, 'SIGKILL');
+await new Promise(resolve => setTimeout(resolve, 300));
+${solvingAgent}`;
+	const {artifacts, task, process: record, report} = await runAgent(t, 'parricide', body, {keepWorkdirs: true});
+	t.equal(task.status, 'failed', 'a failure, never a pass');
+	t.equal(task.reason, 'crash');
+	t.equal(record.failure, 'spawner', 'process.json names the reason');
+	t.match(record.failure_message, /spawner .*killed by SIGKILL while the command ran/);
+	const daemon = Number(await readFile(join(artifacts, folder, 'workspace', 'daemon.pid'), 'utf8'));
+	t.ok(daemon > 0);
+	t.notOk(isRunning(readStat(daemon)), 'its daemon was ended with the spawner\'s trees');
+	t.strictSame(report.leak_audit?.survivors, [], 'the attempt\'s final audit finds nothing left');
 });

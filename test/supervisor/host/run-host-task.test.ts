@@ -5,10 +5,15 @@ import {join} from 'node:path';
 import t from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {closeHostSession, openHostSession, runHostTask, type HostSession} from '../../../supervisor/host/index.js';
-import {ProcessRecord} from '../../../process/index.js';
+import {ProcessRecord, startSpawner} from '../../../process/index.js';
+import {isRunning, readStat} from '../../../process/proc-table.js';
 import {truthful, writeSyntheticHost} from './synthetic-host.js';
 
 checkNoLeaks(t);
+
+// As in an attempt, the workers are forked by a spawner (a few tests below launch from here: both paths are covered).
+const spawner = await startSpawner();
+t.teardown(() => spawner.close());
 
 const planDigest = `sha256:${'a'.repeat(64)}`;
 const provider = {base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: null, reasoning_effort: null};
@@ -18,7 +23,7 @@ async function runAll(session: HostSession, root: string, ids: string[], deadlin
 	for (const [index, id] of ids.entries()) {
 		const workspace = join(root, 'work', id);
 		await mkdir(workspace, {recursive: true});
-		runs.push(await runHostTask(session, {index, task: {id, prompt: `do ${id}`}, workspace, stateDir: join(root, 'state', id), provider, maxSteps: 4, deadlineMs, graceMs: 300}));
+		runs.push(await runHostTask(session, {index, task: {id, prompt: `do ${id}`}, workspace, stateDir: join(root, 'state', id), provider, maxSteps: 4, deadlineMs, graceMs: 300, launch: spawner.run}));
 	}
 	return runs;
 }
@@ -127,12 +132,43 @@ t.test('a host worker runs under the task\'s memory limit: past it its allocatio
 	for (const [index, id] of ['hungry', 'modest'].entries()) {
 		const workspace = join(root, 'work', id);
 		await mkdir(workspace, {recursive: true});
-		runs.push(await runHostTask(session, {index, task: {id, prompt: `do ${id}`}, workspace, stateDir: join(root, 'state', id), provider, maxSteps: 4, deadlineMs: 20_000, graceMs: 300, memoryLimitBytes: 256 * 1024 ** 2}));
+		runs.push(await runHostTask(session, {index, task: {id, prompt: `do ${id}`}, workspace, stateDir: join(root, 'state', id), provider, maxSteps: 4, deadlineMs: 20_000, graceMs: 300, memoryLimitBytes: 256 * 1024 ** 2, launch: spawner.run}));
 	}
 	// Without the limit the host holds half a gigabyte and answers (the same worker as 'modest').
 	t.same(runs.map(run => run.failure?.reason ?? null), ['crash', null]);
 	t.match(await readFile(join(session.dir, 'tasks', '001-hungry', 'stderr.log'), 'utf8'), /allocation failed/i, 'its own error says why');
 	t.match(runs[0]!.record.memory_limit, {bytes: 256 * 1024 ** 2});
 	t.match(runs[1]!.record.memory_limit, {bytes: 256 * 1024 ** 2}, 'the bound is recorded for every run');
+	await closeHostSession(session);
+});
+
+t.test('a host that kills the spawner that forked it, then answers truthfully, fails its task and leaves nothing running', async t => {
+	const root = await mkdtemp(join(tmpdir(), 'hlab-host-'));
+	// The attack: its parent is the spawner; a daemon of its own is left behind, then a good answer and exit 0.
+	const exe = await writeSyntheticHost(root, 'parricide-host', `
+		const daemon = spawn('sleep', ['300'], {detached: true, stdio: 'ignore'});
+		daemon.unref();
+		writeFileSync(join(request.workspace, 'daemon.pid'), String(daemon.pid));
+		process.kill(process.ppid, 'SIGKILL');
+		await new Promise(resolve => setTimeout(resolve, 300));
+		${truthful}`);
+	const ids = ['kill', 'after'];
+	const session = await openHostSession({artifacts: join(root, 'attempt'), exe, planDigest, taskIds: ids});
+	const own = await startSpawner();
+	t.teardown(() => own.close());
+	const workspace = join(root, 'work', 'kill');
+	await mkdir(workspace, {recursive: true});
+	const run = await runHostTask(session, {index: 0, task: {id: 'kill', prompt: 'do kill'}, workspace, stateDir: join(root, 'state', 'kill'), provider, maxSteps: 4, deadlineMs: 20_000, graceMs: 300, launch: own.run});
+	t.equal(run.record.failure, 'spawner', 'the process record names the reason');
+	t.equal(run.failure?.reason, 'crash', 'a failure, never a pass');
+	t.match(run.failure?.message, /spawner .* was killed by SIGKILL while the command ran/);
+	t.equal(run.outcome, null, 'its answer is not taken');
+	const daemon = Number(await readFile(join(workspace, 'daemon.pid'), 'utf8'));
+	t.ok(daemon > 0);
+	t.notOk(isRunning(readStat(daemon)), 'its daemon was ended with the spawner\'s trees');
+	const next = join(root, 'work', 'after');
+	await mkdir(next, {recursive: true});
+	const after = await runHostTask(session, {index: 1, task: {id: 'after', prompt: 'do after'}, workspace: next, stateDir: join(root, 'state', 'after'), provider, maxSteps: 4, deadlineMs: 20_000, graceMs: 300, launch: own.run});
+	t.equal(after.failure?.reason, 'crash', 'the same host kills the next spawner too: that task fails as well');
 	await closeHostSession(session);
 });
