@@ -14,8 +14,11 @@ export interface RedisLink {
 	shown: string;
 	/** The URL, for records: whoever reads one gives the password again. */
 	bare: string;
-	/** A new client; `blocking` ones (BullMQ workers, queue events) wait on Redis forever instead of failing a command. */
-	client(blocking?: boolean, overrides?: RedisOptions): Redis;
+	/**
+	 * A new client; `blocking` ones (BullMQ workers, queue events) wait on Redis forever instead of failing a command,
+	 * or until `until` aborts: then a lost server is not looked for again, and what waited on it fails.
+	 */
+	client(blocking?: boolean, overrides?: RedisOptions, until?: AbortSignal): Redis;
 }
 
 /** `redis://[user@]host[:port][/db]` or `rediss://` (TLS); anything else is bad input, and so is a password in it: argv is public. */
@@ -68,7 +71,13 @@ export async function openRedisLink(text: string, password: string | null): Prom
 	} finally {
 		probe.disconnect();
 	}
-	return {shown, bare, client: (blocking = false, overrides = {}) => new Redis(url, {...options(blocking), ...overrides})};
+	const client = (blocking = false, overrides: RedisOptions = {}, until?: AbortSignal): Redis => {
+		const chosen = {...options(blocking), ...overrides};
+		const retry = chosen.retryStrategy;
+		// Copied into the duplicates BullMQ makes of the client, so its blocking connections stop looking too.
+		return new Redis(url, until === undefined ? chosen : {...chosen, retryStrategy: times => (until.aborted ? null : retry?.(times))});
+	};
+	return {shown, bare, client};
 }
 
 /** Redis's own words for a refused login: a wrong password (or user), or none given where one is needed. */

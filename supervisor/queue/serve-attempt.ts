@@ -166,7 +166,8 @@ async function leaving(control: Redis, manifest: AttemptManifest, me: QueueNodeI
  * have nowhere to go, while a stopped node still answers with its interrupted tasks.
  */
 async function takeJobs(link: RedisLink, control: Redis, manifest: AttemptManifest, me: QueueNodeIdentity, jobs: TaskJobs, ending: {stop: AbortSignal; interrupt: AbortController}): Promise<void> {
-	const connection = link.client(true);
+	// A stopping node does not wait for a Redis that went away (BullMQ's close would, forever): its answers have nowhere to go.
+	const connection = link.client(true, {}, ending.stop);
 	connection.on('error', () => undefined);
 	const worker = new Worker(manifest.queue, job => jobs.processor(job), {
 		connection, name: me.name, concurrency: me.parallelTasks,
