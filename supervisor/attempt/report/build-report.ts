@@ -1,5 +1,5 @@
 import {join} from 'node:path';
-import {writeJson} from '../../../files/write-json.js';
+import {writeJsonInPieces} from '../../../files/json-in-pieces.js';
 import type {Plan} from '../../plan/plan-schema.js';
 import {Report, reportSchema, type AttemptLeaks, type HostMeasure, type Placement, type QueueRef, type TaskResult, type Timing} from './report-schema.js';
 import {totalsOf} from './totals.js';
@@ -94,7 +94,10 @@ function passedOf(input: ReportInput, failed: number): boolean {
 	return input.completion === 'finished' && input.admission.admitted && input.problems.length === 0 && failed === 0;
 }
 
-/** `report.json` is written once and last: exclusive, so a finished report is never replaced, and durable, since its presence means the attempt finished. */
+/**
+ * `report.json` is written once and last: exclusive, so a finished report is never replaced, and durable, since its presence
+ * means the attempt finished. Entry by entry: at 10,000 tasks its text is 17 MiB, never held whole (bench/README.md).
+ */
 export async function writeReport(dir: string, report: Report): Promise<void> {
-	await writeJson(join(dir, 'report.json'), report, {exclusive: true, durable: true});
+	await writeJsonInPieces(join(dir, 'report.json'), report, {exclusive: true, durable: true});
 }

@@ -5,6 +5,7 @@ import {buildReport, writeReport, type ReportInput} from '../../../../supervisor
 import {failedResult} from '../../../../supervisor/attempt/task-core/failed-result.js';
 import {Report, type TaskResult} from '../../../../supervisor/attempt/report/report-schema.js';
 import {reportSummary} from '../../../../supervisor/attempt/report/report-summary.js';
+import {jsonText} from '../../../../files/write-json.js';
 import {tempDir} from '../../../temp-dir.js';
 
 function passed(index: number, id: string, turns: number, tokens: number | null): TaskResult {
@@ -73,6 +74,16 @@ t.test('report.json is written once: a second report is refused and the first st
 	t.same(Report.parse(JSON.parse(bytes)), first);
 	await t.rejects(writeReport(dir, buildReport(input([failedResult(0, 'a', {reason: 'unfinished', message: 'x'})], {completion: 'recovered'}))), {code: 'EEXIST'});
 	t.equal(await readFile(join(dir, 'report.json'), 'utf8'), bytes);
+	t.same(await readdir(dir), ['report.json'], 'no temporary file is left behind');
+});
+
+t.test('report.json of 10,000 tasks, written entry by entry, holds the bytes writeJson wrote', async t => {
+	const dir = await tempDir(t);
+	const results = Array.from({length: 10_000}, (_, index) => index % 9 === 0 ? failedResult(index, `t${index}`, {reason: 'grader', message: `line one\nline "two" of ${index}`}) : passed(index, `t${index}`, index % 4, index % 3 === 0 ? null : index));
+	const report = buildReport(input(results, {leaks: {backend: 'cgroup', limits: 'everything', leaked: [], survivors: []}, hostWall: {attempt_wall_ms: 5, task_sum_ms: null}}));
+	await writeReport(dir, report);
+	const written = await readFile(join(dir, 'report.json'));
+	t.ok(written.equals(Buffer.from(jsonText(report))), `${written.length} bytes, equal to writeJson's text of the same report`);
 	t.same(await readdir(dir), ['report.json'], 'no temporary file is left behind');
 });
 
