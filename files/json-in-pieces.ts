@@ -12,6 +12,7 @@ const absent = Symbol('absent');
 /**
  * Writes `value` as `writeJson` does (the same bytes, the same temporary file, fsync and rename under `options`), but in
  * pieces made as they are written: a large document (report.json of 10,000 tasks) is never one text in memory.
+ * The write spans turns of the event loop: `value` must not change until it resolves (a report is built, then written).
  */
 export async function writeJsonInPieces(path: string, value: unknown, options: WriteOptions = {}): Promise<void> {
 	await writeBytes(path, inWrites(jsonPieces(value)), options);
@@ -61,7 +62,7 @@ function* objectPieces(object: Record<string, unknown>, indent: string, depth: n
  * `toJSON` that returns a value with a `toJSON` of its own has that one called too (with the key '') below the walked depth.
  */
 function resolved(value: unknown, key: string): unknown {
-	const own = typeof value === 'object' && value !== null || typeof value === 'bigint' ? (value as {toJSON?: unknown}).toJSON : undefined;
+	const own = (typeof value === 'object' && value !== null) || typeof value === 'bigint' ? (value as {toJSON?: unknown}).toJSON : undefined;
 	const result = typeof own === 'function' ? (own as (key: string) => unknown).call(value, key) : value;
 	return result === undefined || typeof result === 'function' || typeof result === 'symbol' ? absent : result;
 }
