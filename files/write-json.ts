@@ -1,5 +1,5 @@
 import {closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync} from 'node:fs';
-import {link, open, rename, unlink} from 'node:fs/promises';
+import {link, open, rename, unlink, type FileHandle} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 
 /**
@@ -36,19 +36,24 @@ export async function writeBytes(path: string, data: string | Uint8Array | Async
 	const temp = tempNameFor(path);
 	const handle = await open(temp, 'wx');
 	try {
+		await writeAndClose(handle, data, durable);
+		if (exclusive) await linkExclusive(temp, path);
+		else await rename(temp, path);
+	} catch (error) {
+		// Also a write that failed part way (pieces whose maker threw): no half file is left behind.
+		await unlink(temp).catch(() => undefined);
+		throw error;
+	}
+	if (durable) await syncDir(dirname(path));
+}
+
+async function writeAndClose(handle: FileHandle, data: string | Uint8Array | AsyncIterable<string>, durable: boolean): Promise<void> {
+	try {
 		await handle.writeFile(data);
 		if (durable) await handle.sync();
 	} finally {
 		await handle.close();
 	}
-	try {
-		if (exclusive) await linkExclusive(temp, path);
-		else await rename(temp, path);
-	} catch (error) {
-		await unlink(temp).catch(() => undefined);
-		throw error;
-	}
-	if (durable) await syncDir(dirname(path));
 }
 
 /** A hidden sibling, so the rename stays within one file system. */
@@ -57,13 +62,7 @@ function tempNameFor(path: string): string {
 }
 
 async function writeInPlace(path: string, data: string | Uint8Array | AsyncIterable<string>, durable: boolean): Promise<void> {
-	const handle = await open(path, 'w');
-	try {
-		await handle.writeFile(data);
-		if (durable) await handle.sync();
-	} finally {
-		await handle.close();
-	}
+	await writeAndClose(await open(path, 'w'), data, durable);
 }
 
 /** link(2) fails with EEXIST where rename(2) would replace: the exclusive commit of a finished temporary file. */

@@ -3,8 +3,9 @@ import {join} from 'node:path';
 import t from 'tap';
 import {buildReport, writeReport, type ReportInput} from '../../../../supervisor/attempt/report/build-report.js';
 import {failedResult} from '../../../../supervisor/attempt/task-core/failed-result.js';
-import {Report, type TaskResult} from '../../../../supervisor/attempt/report/report-schema.js';
+import {Report, TaskResult} from '../../../../supervisor/attempt/report/report-schema.js';
 import {reportSummary} from '../../../../supervisor/attempt/report/report-summary.js';
+import {jsonText} from '../../../../files/write-json.js';
 import {tempDir} from '../../../temp-dir.js';
 
 function passed(index: number, id: string, turns: number, tokens: number | null): TaskResult {
@@ -74,6 +75,51 @@ t.test('report.json is written once: a second report is refused and the first st
 	await t.rejects(writeReport(dir, buildReport(input([failedResult(0, 'a', {reason: 'unfinished', message: 'x'})], {completion: 'recovered'}))), {code: 'EEXIST'});
 	t.equal(await readFile(join(dir, 'report.json'), 'utf8'), bytes);
 	t.same(await readdir(dir), ['report.json'], 'no temporary file is left behind');
+});
+
+t.test('report.json of 10,000 tasks, written entry by entry, holds the bytes writeJson wrote', async t => {
+	const dir = await tempDir(t);
+	const results = Array.from({length: 10_000}, (_, index) => index % 9 === 0 ? failedResult(index, `t${index}`, {reason: 'grader', message: `line one\nline "two" of ${index}`}) : passed(index, `t${index}`, index % 4, index % 3 === 0 ? null : index));
+	const report = buildReport(input(results, {leaks: {backend: 'cgroup', limits: 'everything', leaked: [], survivors: []}, hostWall: {attempt_wall_ms: 5, task_sum_ms: null}}));
+	await writeReport(dir, report);
+	const written = await readFile(join(dir, 'report.json'));
+	t.ok(written.equals(Buffer.from(jsonText(report))), `${written.length} bytes, equal to writeJson's text of the same report`);
+	t.same(await readdir(dir), ['report.json'], 'no temporary file is left behind');
+});
+
+/** The report as it was built before entries were checked one by one: the whole parsed at once, every entry a copy. */
+function parsedWhole(report: Report, results: unknown[]): Report {
+	return Report.parse({...report, tasks: results});
+}
+
+t.test('entries already in the schema\'s form are the run\'s own objects, not a second copy; the report is the same', async t => {
+	const results = Array.from({length: 50}, (_, index) => TaskResult.parse(index % 5 === 0 ? failedResult(index, `t${index}`, {reason: 'timeout', message: 'deadline'}) : passed(index, `t${index}`, 1, 10)));
+	const report = buildReport(input(results));
+	t.ok(report.tasks.every((task, index) => task === results[index]), 'every entry is the run\'s object');
+	t.not(report.tasks, results, 'in an array of the report\'s own');
+	t.equal(jsonText(report), jsonText(parsedWhole(report, results)), 'the same text as the report parsed whole');
+});
+
+t.test('an entry the schema reads otherwise (a key it drops, keys in another order) is the schema\'s reading: report.json is as before', async t => {
+	const {status, index, ...rest} = TaskResult.parse(passed(1, 'b', 1, 10));
+	const extra = {...TaskResult.parse(passed(0, 'a', 1, 10)), smuggled: 'not in the schema'};
+	const reordered = {...rest, status, index} as TaskResult;
+	const inForm = TaskResult.parse(passed(3, 'd', 1, 10));
+	const deeper = {...inForm, grade: {details: inForm.grade!.details, score: inForm.grade!.score, passed: inForm.grade!.passed}} as TaskResult;
+	const results = [extra, reordered, TaskResult.parse(passed(2, 'c', 1, 10)), deeper];
+	const report = buildReport(input(results));
+	t.not(report.tasks[0], extra, 'the extra key\'s entry is a copy');
+	t.notOk('smuggled' in report.tasks[0]!, 'without the key the schema drops');
+	t.not(report.tasks[1], reordered, 'the reordered entry is a copy');
+	t.same(Object.keys(report.tasks[1]!), Object.keys(report.tasks[2]!), 'in the schema\'s order');
+	t.equal(report.tasks[1]!.outcome, reordered.outcome, 'whose parts that read the same are the run\'s own (a run\'s result differs from the schema\'s order at its top only)');
+	t.equal(report.tasks[0]!.grade, extra.grade);
+	t.same(Object.keys(report.tasks[3]!.grade!), ['passed', 'score', 'details'], 'a part in another order deeper down is read in the schema\'s order');
+	t.equal(report.tasks[3]!.outcome, deeper.outcome, 'beside the parts kept');
+	t.equal(report.tasks[2], results[2], 'the entry in form is kept');
+	const dir = await tempDir(t);
+	await writeReport(dir, report);
+	t.equal(await readFile(join(dir, 'report.json'), 'utf8'), jsonText(parsedWhole(report, results)), 'report.json holds the text of the report parsed whole');
 });
 
 t.test('the leak audit is carried as given; leaks alone do not fail the attempt, and the summary names them', async t => {
