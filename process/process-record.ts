@@ -78,3 +78,34 @@ export const ProcessRecord = z.object({
 	sandbox: Sandbox.nullable().optional(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecord>;
+
+/** What a record says before anything of the process is known (it never started, or its spawner was lost): each measure unknown. */
+export function blankRecord(known: Pick<ProcessRecord, 'containment' | 'argv' | 'cwd' | 'marker' | 'started_at' | 'wall_ms' | 'timed_out' | 'failure' | 'failure_message' | 'stdout' | 'stderr' | 'sandbox'>): ProcessRecord {
+	return {
+		schema: 'harness-lab/process@2',
+		containment: known.containment,
+		argv: known.argv,
+		cwd: known.cwd,
+		pid: null,
+		pgid: null,
+		marker: known.marker,
+		started_at: known.started_at,
+		ended_at: new Date().toISOString(),
+		wall_ms: known.wall_ms,
+		exit_code: null,
+		signal: null,
+		timed_out: known.timed_out,
+		failure: known.failure,
+		failure_message: known.failure_message,
+		stdout: known.stdout,
+		stderr: known.stderr,
+		killed: [],
+		leaks: [],
+		survivors: [],
+		cleanup_ms: 0,
+		resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
+		memory_limit: null,
+		cpu_limit: null,
+		sandbox: known.sandbox,
+	};
+}

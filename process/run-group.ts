@@ -7,7 +7,7 @@ import {whyNotExecutable} from './find-executable.js';
 import {signalGroup} from './kill-group.js';
 import {readStat} from './proc-table.js';
 import {isStillRunning} from './process-identity.js';
-import type {KilledProcess, ProcessFailure, ProcessRecord} from './process-record.js';
+import {blankRecord, type KilledProcess, type ProcessFailure, type ProcessRecord} from './process-record.js';
 import {settleStreams} from './settle-streams.js';
 import {dataLimitArgv, type MemoryLimit} from './memory-limit.js';
 import {openContainer, type TreeContainer} from './tree-container.js';
@@ -100,31 +100,20 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 
 	const finish = (fields: Partial<ProcessRecord>): GroupRun => ({
 		record: {
-			schema: 'harness-lab/process@2',
-			containment,
-			argv: options.argv,
-			cwd,
-			pid: null,
-			pgid: null,
-			marker: `${markerKey}=1`,
-			started_at: startedAt.toISOString(),
-			ended_at: new Date().toISOString(),
-			wall_ms: performance.now() - t0,
-			exit_code: null,
-			signal: null,
-			timed_out: failure === 'timeout',
-			failure,
-			failure_message: failureMessage,
-			stdout: {bytes_seen: stdout.bytesSeen(), bytes_kept: stdout.bytesKept(), limit: options.stdoutLimit ?? null, overflowed: stdout.overflowed()},
-			stderr: {bytes_seen: stderr.bytesSeen(), bytes_kept: stderr.bytesKept(), limit: options.stderrLimit ?? null, overflowed: stderr.overflowed()},
-			killed: [],
-			leaks: [],
-			survivors: [],
-			cleanup_ms: 0,
-			resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
-			memory_limit: null,
-			cpu_limit: null,
-			sandbox: options.sandbox ?? null,
+			...blankRecord({
+				containment,
+				argv: options.argv,
+				cwd,
+				marker: `${markerKey}=1`,
+				started_at: startedAt.toISOString(),
+				wall_ms: performance.now() - t0,
+				timed_out: failure === 'timeout',
+				failure,
+				failure_message: failureMessage,
+				stdout: {bytes_seen: stdout.bytesSeen(), bytes_kept: stdout.bytesKept(), limit: options.stdoutLimit ?? null, overflowed: stdout.overflowed()},
+				stderr: {bytes_seen: stderr.bytesSeen(), bytes_kept: stderr.bytesKept(), limit: options.stderrLimit ?? null, overflowed: stderr.overflowed()},
+				sandbox: options.sandbox ?? null,
+			}),
 			...fields,
 		},
 		stdout: stdout.buffer(),

@@ -6,7 +6,7 @@ import {killCgroup, waitPopulated} from '../cgroup/tree-cgroup.js';
 import {chooseContainment, type Containment} from '../containment.js';
 import {graceMs as oneGraceMs, killWaitMs, whenHurried} from '../grace.js';
 import {killMarked} from '../kill-marked.js';
-import type {ProcessRecord} from '../process-record.js';
+import {blankRecord, type ProcessRecord} from '../process-record.js';
 import {newTreeMarkerKey, runInGroup, type GroupRun, type RunOptions} from '../run-group.js';
 import type {FromSpawner, LaunchOptions, ToSpawner} from './spawner-protocol.js';
 
@@ -205,33 +205,20 @@ async function endTrees(subBase: string | null, markerKeys: string[]): Promise<v
 function lostRecord(flight: InFlight, message: string): ProcessRecord {
 	const {launch} = flight;
 	const untouched = (limit: number | null | undefined) => ({bytes_seen: 0, bytes_kept: 0, limit: limit ?? null, overflowed: false});
-	return {
-		schema: 'harness-lab/process@2',
+	return blankRecord({
 		containment: launch.containment as Containment,
 		argv: launch.argv,
 		cwd: launch.cwd!,
-		pid: null,
-		pgid: null,
 		marker: `${launch.markerKey}=1`,
 		started_at: flight.startedAt.toISOString(),
-		ended_at: new Date().toISOString(),
 		wall_ms: performance.now() - flight.t0,
-		exit_code: null,
-		signal: null,
 		timed_out: false,
 		failure: 'spawner',
 		failure_message: message,
 		stdout: untouched(launch.stdoutLimit),
 		stderr: untouched(launch.stderrLimit),
-		killed: [],
-		leaks: [],
-		survivors: [],
-		cleanup_ms: 0,
-		resources: {cpu_user_ms: null, cpu_system_ms: null, peak_memory_bytes: null, peak_processes: null},
-		memory_limit: null,
-		cpu_limit: null,
 		sandbox: launch.sandbox ?? null,
-	};
+	});
 }
 
 function howEnded(run: GroupRun): string {
