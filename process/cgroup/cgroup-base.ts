@@ -36,7 +36,7 @@ export function createSubBase(name: string): string | null {
 
 /** Removes a sub-base and the empty cgroups in it, deepest first; false when one still holds a process. */
 export function removeSubBase(dir: string): boolean {
-	removeBase(dir);
+	removeCgroupTree(dir);
 	return !existsSync(dir);
 }
 
@@ -60,7 +60,7 @@ function createBase(): CgroupBase {
 		return {ok: false, reason: `${dir} has no cgroup.kill (Linux 5.14 or later is needed)`};
 	}
 	enableControllers(dir);
-	process.once('exit', () => removeBase(dir));
+	process.once('exit', () => removeCgroupTree(dir));
 	return {ok: true, dir, home: parent};
 }
 
@@ -112,7 +112,7 @@ function removeStaleBases(parent: string): void {
 	}
 	for (const name of names) {
 		const owner = /^hlab-(\d+)$/.exec(name)?.[1];
-		if (owner !== undefined && Number(owner) !== process.pid && !isAlive(Number(owner))) removeBase(path.join(parent, name));
+		if (owner !== undefined && Number(owner) !== process.pid && !isAlive(Number(owner))) removeCgroupTree(path.join(parent, name));
 	}
 }
 
@@ -125,14 +125,17 @@ function isAlive(pid: number): boolean {
 	}
 }
 
-/** At exit, removes the base and every empty cgroup left in it, deepest first; a populated one stays and says so by existing. */
-function removeBase(dir: string): void {
+/**
+ * Removes a cgroup and every empty cgroup below it (a process inside may have made its own), deepest first; a populated
+ * one stays and says so by existing. True when `dir` is gone.
+ */
+export function removeCgroupTree(dir: string): boolean {
 	try {
-		for (const entry of readdirSync(dir, {withFileTypes: true})) if (entry.isDirectory()) removeBase(path.join(dir, entry.name));
+		for (const entry of readdirSync(dir, {withFileTypes: true})) if (entry.isDirectory()) removeCgroupTree(path.join(dir, entry.name));
 	} catch {
-		return;
+		return false;
 	}
-	removeQuietly(dir);
+	return removeQuietly(dir);
 }
 
 export function removeQuietly(dir: string): boolean {

@@ -5,7 +5,7 @@ import {readStat, readTable, type ProcStat} from '../proc-table.js';
 import {identityOf, signalIdentity} from '../process-identity.js';
 import type {KilledProcess} from '../process-record.js';
 import {endGroup, type StopResult} from '../stop-tree.js';
-import {cgroupMembers, killCgroup, waitPopulated, type TreeCgroup} from './tree-cgroup.js';
+import {cgroupMembers, killCgroup, subtreeMembers, waitPopulated, type TreeCgroup} from './tree-cgroup.js';
 import {killWaitMs} from '../grace.js';
 
 export interface CgroupStopOptions {
@@ -31,18 +31,19 @@ export async function stopCgroupTree(tree: TreeCgroup, options: CgroupStopOption
 	if (options.sweep === false) {
 		await endGroup(options.pgid, options.graceMs, record);
 		await waitPopulated(tree, false, 100);
-		return {killed, survivors: cgroupMembers(tree)};
+		return {killed, survivors: subtreeMembers(tree)};
 	}
 	const initial = [...memberStats(tree), ...nestedGroupMembers(tree, options.pgid)];
 	if (initial.length === 0 && await waitPopulated(tree, false, 0)) return {killed, survivors: []};
 	record(initial.filter(stat => signalIdentity(identityOf(stat), 'SIGTERM')), 'term');
 	if (!await waitPopulated(tree, false, options.graceMs)) {
-		// Whoever is left is in the cgroup by construction: one write ends them all, forks in flight included.
-		record(memberStats(tree), 'kill');
+		// Whoever is left is in the cgroup or below it by construction: one write ends them all, forks in flight included,
+		// and each is named, wherever below it sits.
+		record(subtreeStats(tree), 'kill');
 		killCgroup(tree);
 		await waitPopulated(tree, false, killWaitMs);
 	}
-	return {killed, survivors: cgroupMembers(tree)};
+	return {killed, survivors: subtreeMembers(tree)};
 }
 
 /**
@@ -66,5 +67,13 @@ function cgroupOf(pid: number): string | null {
 }
 
 function memberStats(tree: TreeCgroup): ProcStat[] {
-	return cgroupMembers(tree).map(pid => readStat(pid)).filter(stat => stat !== null);
+	return statsOf(cgroupMembers(tree));
+}
+
+function subtreeStats(tree: TreeCgroup): ProcStat[] {
+	return statsOf(subtreeMembers(tree));
+}
+
+function statsOf(pids: number[]): ProcStat[] {
+	return pids.map(pid => readStat(pid)).filter(stat => stat !== null);
 }

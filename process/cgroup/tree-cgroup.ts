@@ -1,8 +1,8 @@
 import {randomUUID} from 'node:crypto';
-import {mkdirSync, readFileSync, watch, writeFileSync, type FSWatcher} from 'node:fs';
+import {mkdirSync, readdirSync, readFileSync, watch, writeFileSync, type FSWatcher} from 'node:fs';
 import path from 'node:path';
 import type {TreeResources} from '../process-record.js';
-import {removeQuietly} from './cgroup-base.js';
+import {removeCgroupTree} from './cgroup-base.js';
 
 /** One supervised tree's own cgroup. */
 export interface TreeCgroup {
@@ -27,6 +27,12 @@ export function enterThenExec(tree: TreeCgroup, argv: string[]): string[] {
 /** Pids in the cgroup now (empty once it is gone). */
 export function cgroupMembers(tree: TreeCgroup): number[] {
 	return readLines(tree, 'cgroup.procs').map(Number).filter(pid => pid > 0);
+}
+
+/** Pids in the cgroup and in every cgroup below it (a supervisor inside may have made its own): what cgroup.kill ends. */
+export function subtreeMembers(tree: TreeCgroup): number[] {
+	const nested = readdirSync(tree.dir, {withFileTypes: true}).filter(entry => entry.isDirectory());
+	return [...cgroupMembers(tree), ...nested.flatMap(entry => subtreeMembers({dir: path.join(tree.dir, entry.name)}))];
 }
 
 export function isPopulated(tree: TreeCgroup): boolean {
@@ -105,9 +111,9 @@ export function oomKills(tree: TreeCgroup): number | null {
 	return line === undefined ? null : Number(line.slice('oom_kill '.length));
 }
 
-/** Removes an empty tree cgroup; false when it still holds processes (it then stays, visible). */
+/** Removes an empty tree cgroup, with any cgroup its processes made below it; false when it still holds processes (it then stays, visible). */
 export function removeTreeCgroup(tree: TreeCgroup): boolean {
-	return removeQuietly(tree.dir);
+	return removeCgroupTree(tree.dir);
 }
 
 function readNumber(tree: TreeCgroup, file: string): number | null {

@@ -45,6 +45,20 @@ if (base.ok) {
 		t.ok(record.leaks.includes(daemon), 'and listed as a leak');
 	});
 
+	t.test('cgroup: a daemon that made a cgroup of its own below the tree, ignoring SIGTERM, is ended and named as killed', async t => {
+		const pidFile = path.join(await tempDir(t), 'daemon');
+		// Leaves the group, moves into a new cgroup below its tree's (as a nested supervisor does), and ignores SIGTERM.
+		const inner = `trap "" TERM; own=${base.dir}/$(basename "$(grep "^0::" /proc/self/cgroup)"); mkdir "$own/inner"; echo $$ > "$own/inner/cgroup.procs"; grep "^0::" /proc/self/cgroup > "$1.where"; echo $$ > "$1"; exec sleep 300`;
+		const argv = ['sh', '-c', `env -i setsid sh -c '${inner}' sh "${pidFile}" & while [ ! -s "${pidFile}" ]; do :; done; exit 0`];
+		const {record} = await runInGroup({argv, containment: 'cgroup', graceMs: 200});
+		const daemon = Number(await readFile(pidFile, 'utf8'));
+		t.match(await readFile(`${pidFile}.where`, 'utf8'), /\/tree-[^/]+\/inner\n$/, 'it had moved below its tree\'s cgroup');
+		t.notOk(alive(daemon), 'the daemon is gone');
+		t.same(record.survivors, []);
+		t.ok(record.killed.some(entry => entry.pid === daemon && entry.how === 'kill'), `named among the killed: ${JSON.stringify(record.killed)}`);
+		t.same(readdirSync(base.dir, {withFileTypes: true}).filter(entry => entry.isDirectory()).map(entry => entry.name), [], 'no tree cgroup is left');
+	});
+
 	t.test('proc: the same escape is missed (the test above can fail)', async t => {
 		const pidFile = path.join(await tempDir(t), 'daemon');
 		const {record} = await runInGroup({argv: escape(pidFile), containment: 'proc', graceMs: 200});
