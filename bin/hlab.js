@@ -22,6 +22,7 @@ if (!readsEvidence) {
 	// more garbage than live) doubled the peak memory (bench/README.md, ten thousand tasks). Worker threads inherit it.
 	v8.setFlagsFromString('--heap-growing-percent=25');
 }
-// The supervisor starts `hlab host-worker` once per host task; it takes no arguments, so it skips the command line parser.
-if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import('../dist/cli/host-worker.js')).runHostWorker();
-else await import('../dist/cli/main.js');
+// The bundle (scripts/bundle.mjs, run by `npm run build`): a few chunks load where dist/ is ~700 modules. The supervisor
+// starts `hlab host-worker` once per host task; it takes no arguments, so it skips the command line parser.
+if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import('../dist/bundle/host-worker.js')).runHostWorker();
+else await import('../dist/bundle/main.js');

@@ -5,7 +5,7 @@ import {installRoot} from '../../files/install-root.js';
 import {recordedName} from '../plan/source-sets.js';
 import {walkTreeSync} from '../../files/walk-tree.js';
 
-const shippedFolders = ['process', 'files', 'controller-protocol', 'sdk', 'harness', 'engine', 'tasks', 'scripted', 'workers', 'supervisor'];
+const shippedFolders = ['process', 'files', 'controller-protocol', 'sdk', 'harness', 'engine', 'tasks', 'scripted', 'workers', 'supervisor', 'bundle'];
 
 /** Measurements under way, by root: callers that ask at the same moment (the attempt's record, a host session) share one walk. */
 const measuring = new Map<string, Promise<{digest: string; files: number}>>();

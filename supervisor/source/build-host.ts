@@ -4,7 +4,7 @@ import {dirname, join, resolve} from 'node:path';
 import {z} from 'zod';
 import {digestFile} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
-import {runInGroup} from '../../process/index.js';
+import {runInGroup, type GroupRun} from '../../process/index.js';
 import {BuildRecord, buildSchema} from './build-record.js';
 import {readCheckoutState} from './checkout-state.js';
 import {SourceError} from './git.js';
@@ -28,7 +28,7 @@ export interface BuildHostOptions {
 
 /**
  * Builds a self-contained host from a checkout into a new folder that mirrors an installation:
- * `dist/` compiled fresh from the checkout's sources (never a possibly stale dist), the package's published
+ * `dist/` compiled fresh from the checkout's sources (never a possibly stale dist) and bundled (scripts/bundle.mjs), the package's published
  * folders (tasks and their data files, bin, sdk, examples, controller-protocol), package.json and its lock,
  * the production packages of node_modules copied (not linked), and a launcher `hlab` that names the node binary
  * by absolute path. `build.json` is written last and records every file's digest and the overall digest.
@@ -50,6 +50,7 @@ export async function buildHost(options: BuildHostOptions): Promise<BuildRecord>
 		await cp(join(root, entry), join(out, entry), {recursive: true, verbatimSymlinks: true});
 	}
 	const copied = await copyProductionPackages(root, out);
+	await bundle(root, out, nodePath);
 	const launcher = join(out, launcherName);
 	// Absolute paths: the launcher runs this build with this node whatever the caller's PATH or directory.
 	await writeFile(launcher, `#!/bin/sh\n# harness-lab host build of ${state.commit}${state.dirty ? ' (dirty)' : ''}; see build.json\n# NODE_OPTIONS could load code from outside the build (--import, --require), so the build runs without it.\nunset NODE_OPTIONS\nexec '${shellQuote(nodePath)}' '${shellQuote(join(out, 'bin', 'hlab.js'))}' "$@"\n`);
@@ -81,13 +82,25 @@ async function compile(root: string, out: string, nodePath: string): Promise<Bui
 	const entry = join(root, 'node_modules', 'typescript', 'lib', 'tsc.js');
 	const tsc = existsSync(entry) ? entry : join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 	const argv = [nodePath, tsc, '-p', join(root, 'tsconfig.json'), '--outDir', join(out, 'dist')];
+	const run = await buildStep(argv, root, `the TypeScript build of ${root}`);
+	return {argv, wall_ms: run.record.wall_ms};
+}
+
+/** Bundles the build's dist/ with the checkout's bundler, after the packages are copied: the bundle inlines the build's own copies. */
+async function bundle(root: string, out: string, nodePath: string): Promise<void> {
+	const argv = [nodePath, join(root, 'scripts', 'bundle.mjs'), join(out, 'dist')];
+	await buildStep(argv, root, `the bundle of ${out}/dist`);
+}
+
+/** One step of the build run in the checkout; a failure ends the build with its first lines of output. */
+async function buildStep(argv: string[], root: string, what: string): Promise<GroupRun> {
 	// The caller's NODE_OPTIONS (a test runner's loaders, say) must not take part in the build.
 	const run = await runInGroup({argv, cwd: root, env: {NODE_OPTIONS: ''}, deadlineMs: compileTimeoutMs, stdoutLimit: 4 * 1024 * 1024, stderrLimit: 4 * 1024 * 1024});
 	if (run.record.failure !== null || run.record.exit_code !== 0) {
 		const text = `${run.stdout?.toString() ?? ''}${run.stderr?.toString() ?? ''}`.trim().split('\n').slice(0, 20).join('\n');
-		throw new SourceError('build_failed', `the TypeScript build of ${root} failed (${run.record.failure_message ?? `exit ${run.record.exit_code}`}):\n${text}`);
+		throw new SourceError('build_failed', `${what} failed (${run.record.failure_message ?? `exit ${run.record.exit_code}`}):\n${text}`);
 	}
-	return {argv, wall_ms: run.record.wall_ms};
+	return run;
 }
 
 /** The package's published folders and files (package.json `files`) plus the SDK sources, without dist (compiled fresh). */

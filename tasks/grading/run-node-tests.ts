@@ -1,8 +1,7 @@
 import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
 import {homedir, tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {distPath, installRoot} from '../../files/install-root.js';
+import {distPath, installRoot, suiteChunkPaths} from '../../files/install-root.js';
 import type {ProcessRecord} from '../../process/index.js';
 import type {GradeOptions} from '../task-definition.js';
 import {copyWorkspace} from './copy-workspace.js';
@@ -21,7 +20,8 @@ export interface NodeTests {
 }
 
 const outputLimit = 1024 * 1024;
-const reporterSource = fileURLToPath(new URL('./node-test-reporter.js', import.meta.url));
+// The compiled file, not a bundle's: it imports nothing and is copied alone, out of the hidden dist/tasks/.
+const reporterSource = distPath('tasks/grading/node-test-reporter.js');
 
 /**
  * The grader's own run of the task's tests. The workspace's code is the agent's, so it runs on a read-only copy (see
@@ -63,10 +63,10 @@ export async function runNodeTests(workspace: string, tests: NodeTests, options:
 	}
 }
 
-/** What the run's own sandbox hides: the install's tasks and graders, home, and `hidden` (the workspace, the attempt's own hidden paths). */
+/** What the run's own sandbox hides: the install's tasks and graders (compiled and bundled), home, and `hidden` (the workspace, the attempt's own hidden paths). */
 function hiddenFromGrader(hidden: string[]): string[] {
 	const home = [homedir(), process.env.HOME].filter((dir): dir is string => dir !== undefined && dir !== '' && dir !== '/');
-	return outermost([join(installRoot, 'tasks'), distPath('tasks'), ...home, ...hidden, '/etc/shadow', '/etc/gshadow']);
+	return outermost([join(installRoot, 'tasks'), distPath('tasks'), ...suiteChunkPaths(), ...home, ...hidden, '/etc/shadow', '/etc/gshadow']);
 }
 
 /** The scratch folder, outside every hidden path: TMPDIR may lie inside one (the attempt's runtime root, home), which would hide the copy. */

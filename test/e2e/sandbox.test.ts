@@ -4,7 +4,7 @@ import {homedir} from 'node:os';
 import {join} from 'node:path';
 import t from 'tap';
 import {checkSandbox, runInGroup} from '../../process/index.js';
-import {distPath, installRoot} from '../../files/install-root.js';
+import {distPath, installRoot, suiteChunkPaths} from '../../files/install-root.js';
 import {Report} from '../../supervisor/attempt/report/report-schema.js';
 import {runAttempt, type AttemptOutcome} from '../../supervisor/attempt/run-attempt.js';
 import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
@@ -160,7 +160,10 @@ t.test('under --sandbox a tool command finds every hidden path absent or empty, 
 		[join(stateHome, 'harness-lab'), /^dir:0$/], [join(keys, 'attempt.key'), /^absent$/],
 		[join(otherTask, 'expected.json'), /^absent$/],
 		[secret, /^file:0$/],
+		// The bundle's chunks that inline the suite's graders and expected answers (the CLI's bundle, scripts/bundle.mjs).
+		...suiteChunkPaths().map((chunk): [string, RegExp] => [chunk, /^file:0$/]),
 	];
+	t.ok(suiteChunkPaths().length > 0, 'the bundle has suite chunks to hide');
 	const before = expectations.filter(([path]) => !path.startsWith(evidence) && path !== join(root, 'plan.json'));
 	for (const [path] of before) t.ok(existsSync(path), `${path} is there outside the sandbox`);
 	t.ok(readdirSync(home).length > 0, 'home is not empty outside');

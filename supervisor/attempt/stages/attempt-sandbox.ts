@@ -1,7 +1,7 @@
 import {realpathSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, relative, resolve} from 'node:path';
-import {distPath, installRoot} from '../../../files/install-root.js';
+import {distPath, installRoot, suiteChunkPaths} from '../../../files/install-root.js';
 import {containmentVariable, cpuLimitVariable, memoryLimitVariable, publishSandbox, sandboxVariable, type Sandbox} from '../../../process/index.js';
 import {keyStoreDir} from '../../evidence/seal/index.js';
 import type {AdmittedAgent} from '../../agent/index.js';
@@ -27,6 +27,8 @@ export function hiddenFromTasks(attempt: HiddenInputs): string[] {
 		resolve(options.planPath),
 		...runtimeRoot(attempt.runtime.dir),
 		...suiteFolders.flatMap(folder => [join(installRoot, folder), distPath(folder)]),
+		// The bundle's chunks that inline those folders' code.
+		...suiteChunkPaths(),
 		...[plan.cartridge?.dir, options.candidateCartridge].filter(isGiven).map(dir => resolve(dir)),
 		...controllerFiles(attempt.plan),
 		...harborFolders(plan),

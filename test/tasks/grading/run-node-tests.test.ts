@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {getTask, type TaskDefinition} from '../../../tasks/index.js';
-import {installRoot} from '../../../files/install-root.js';
+import {installRoot, suiteChunkPaths} from '../../../files/install-root.js';
 import {checkSandbox} from '../../../process/index.js';
 import {tempDir} from '../../temp-dir.js';
 import {runNodeTests} from '../../../tasks/grading/run-node-tests.js';
@@ -86,6 +86,7 @@ const __seen = {
 	outside: __try(() => __write(${JSON.stringify(join(outside, 'planted.txt'))}, 'x')),
 	copy: __try(() => __write('planted.txt', 'x')),
 	runner: __try(() => __open('/proc/' + process.ppid + '/fd/1', 'w')),
+	bundled: (() => { try { return String(${JSON.stringify(suiteChunkPaths())}.reduce((bytes, chunk) => bytes + __read(chunk).length, 0)); } catch (e) { return e.code ?? 'error'; } })(),
 };
 export function __probe() { throw new Error('SEEN ' + JSON.stringify(__seen)); }
 `;
@@ -97,6 +98,9 @@ export function __probe() { throw new Error('SEEN ' + JSON.stringify(__seen)); }
 	t.ok(seen, `the probe reported: ${result.details}`);
 	t.equal(seen?.expected, 'ENOENT', 'the install\'s expected data is absent');
 	t.equal(seen?.tasks, 'list:0', 'the install\'s tasks folder is empty');
+	t.ok(suiteChunkPaths().length > 0, 'the bundle has chunks of the suite\'s code');
+	// Each is /dev/null bound over it: empty, or refused where the mount has no devices.
+	t.match(seen?.bundled, /^(0|EACCES)$/, 'the bundle\'s chunks of the tasks\' graders cannot be read');
 	t.equal(seen?.home, 'ENOENT', 'home is absent');
 	t.not(seen?.outside, 'ok', 'nothing is written outside the copy');
 	t.not(seen?.copy, 'ok', 'the copy is read-only');

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Bundles the compiled CLI, and every file the CLI starts as its own process or thread, into DIST/bundle/ (default
+// dist/): one file set with shared chunks instead of ~700 ES modules per start (bench/README.md, "The bundle").
+// Usage: node scripts/bundle.mjs [DIST]. Run after tsc (npm run build; a host build runs it on its own dist/).
+import {writeFile} from 'node:fs/promises';
+import {basename, join, relative, resolve, sep} from 'node:path';
+import {build} from 'esbuild';
+
+const dist = resolve(process.argv[2] ?? 'dist');
+const out = join(dist, 'bundle');
+
+/**
+ * Each starts a process or a thread of its own. They sit flat in the bundle beside the chunks, at the depth of dist/'s
+ * own folders, so `installRoot` ('../../') holds from any chunk, `distPath` maps an entry by its file name, and a
+ * module's sibling URL (process/ may not import files/: spawner-main.js, bridge-main.js) names the bundled sibling.
+ */
+const entries = [
+	'cli/main.js',
+	'cli/host-worker.js',
+	'workers/task-worker.js',
+	'workers/task-runner.js',
+	'process/spawner/spawner-main.js',
+	'process/sandbox/bridge-main.js',
+	'scripted/server-main.js',
+	'cartridges/evaluation-main.js',
+];
+
+/** Packages that start workers or binaries from files beside their own code, found relative to it: bundled, they would look in dist/bundle/. */
+const external = ['piscina', 'pino', 'thread-stream', 'bullmq', 'ioredis', 'esbuild'];
+
+/** The installation's suite (graders, expected data, reference answers): sandboxes hide these folders, so chunks carrying their code are listed to be hidden too. */
+const suiteFolders = ['tasks', 'examples', 'test'];
+
+const names = entries.map(entry => basename(entry));
+if (new Set(names).size !== names.length) throw new Error(`bundle entries must have distinct file names: ${names.join(', ')}`);
+
+const result = await build({
+	absWorkingDir: dist,
+	entryPoints: Object.fromEntries(entries.map(entry => [basename(entry, '.js'), join(dist, entry)])),
+	outdir: out,
+	chunkNames: '[name]-[hash]',
+	bundle: true,
+	splitting: true,
+	format: 'esm',
+	platform: 'node',
+	target: 'node22',
+	external,
+	// CommonJS packages inlined into ES chunks call require(); each chunk gets its own.
+	banner: {js: "import {createRequire as __hlabCreateRequire} from 'node:module'; const require = __hlabCreateRequire(import.meta.url);"},
+	// Linked maps that chain to tsc's: with --enable-source-maps a stack names the .ts files.
+	sourcemap: 'linked',
+	metafile: true,
+	logLevel: 'warning',
+	legalComments: 'none',
+});
+
+const suiteChunks = Object.entries(result.metafile.outputs)
+	.filter(([file, output]) => file.endsWith('.js') && Object.keys(output.inputs).some(input => suiteFolders.some(folder => input.startsWith(`${folder}/`))))
+	.map(([file]) => relative(out, resolve(dist, file)).split(sep).join('/'))
+	.sort();
+await writeFile(join(out, 'bundle.json'), `${JSON.stringify({entries: Object.fromEntries(entries.map(entry => [entry, basename(entry)])), suite_chunks: suiteChunks}, null, '\t')}\n`);
