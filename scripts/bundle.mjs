@@ -2,7 +2,7 @@
 // Bundles the compiled CLI, and every file the CLI starts as its own process or thread, into DIST/bundle/ (default
 // dist/): one file set with shared chunks instead of ~700 ES modules per start (bench/README.md, "The bundle").
 // Usage: node scripts/bundle.mjs [DIST]. Run after tsc (npm run build; a host build runs it on its own dist/).
-import {writeFile} from 'node:fs/promises';
+import {rm, writeFile} from 'node:fs/promises';
 import {basename, join, relative, resolve, sep} from 'node:path';
 import {build} from 'esbuild';
 
@@ -25,8 +25,12 @@ const entries = [
 	'cartridges/evaluation-main.js',
 ];
 
-/** Packages that start workers or binaries from files beside their own code, found relative to it: bundled, they would look in dist/bundle/. */
-const external = ['piscina', 'pino', 'thread-stream', 'bullmq', 'ioredis', 'esbuild'];
+const external = [
+	// They start workers or binaries from files beside their own code, found relative to it: bundled, they would look in dist/bundle/.
+	'piscina', 'pino', 'thread-stream', 'bullmq', 'ioredis', 'esbuild',
+	// CommonJS imported only dynamically (read-cartridge.ts, read-agent-spec.ts): bundled, import() would give `default` alone, not `parse`.
+	'yaml',
+];
 
 /** The installation's suite (graders, expected data, reference answers): sandboxes hide these folders, so chunks carrying their code are listed to be hidden too. */
 const suiteFolders = ['tasks', 'examples', 'test'];
@@ -34,6 +38,8 @@ const suiteFolders = ['tasks', 'examples', 'test'];
 const names = entries.map(entry => basename(entry));
 if (new Set(names).size !== names.length) throw new Error(`bundle entries must have distinct file names: ${names.join(', ')}`);
 
+// A bundle of an earlier build would leave its chunks behind, digested and loaded by nobody.
+await rm(out, {recursive: true, force: true});
 const result = await build({
 	absWorkingDir: dist,
 	entryPoints: Object.fromEntries(entries.map(entry => [basename(entry, '.js'), join(dist, entry)])),

@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises';
 import {join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -69,6 +69,15 @@ t.test('from the bundle, the files started as their own processes and threads ar
 	t.equal(bundledDistPath('tasks'), join(installRoot, 'dist', 'tasks'), 'a folder: compiled');
 });
 
+t.test('every file the code starts through distPath is a bundle entry, but the reporter copied alone', async t => {
+	const manifest = JSON.parse(readFileSync(join(bundleDir, 'bundle.json'), 'utf8')) as {entries: Record<string, string>};
+	const sources = readdirSync(join(installRoot, 'dist'), {recursive: true, encoding: 'utf8'})
+		.filter(name => name.endsWith('.js') && !/^(bundle|test|bench)\//.test(name)).map(name => readFileSync(join(installRoot, 'dist', name), 'utf8'));
+	const started = [...new Set(sources.flatMap(text => [...text.matchAll(/distPath\('([^']+\.js)'\)/g)].map(match => match[1]!)))].sort();
+	t.ok(started.includes('workers/task-worker.js'), `started: ${started.join(', ')}`);
+	t.strictSame(started.filter(file => manifest.entries[file] === undefined), ['tasks/grading/node-test-reporter.js']);
+});
+
 // The suite's folders are hidden from sandboxed commands by folder; the bundle inlines their code into chunks, which are hidden by name.
 t.test('every chunk that carries the suite\'s code (graders, expected answers) is listed to be hidden', async t => {
 	const listed = new Set(suiteChunkPaths());
@@ -78,4 +87,18 @@ t.test('every chunk that carries the suite\'s code (graders, expected answers) i
 		.filter(file => /^\/\/ (tasks|examples|test)\//m.test(readFileSync(file, 'utf8')));
 	t.strictSame(carrying.filter(file => !listed.has(file)), [], 'no unlisted chunk holds suite code');
 	t.ok(carrying.some(file => /expected\d* = "12:25"/.test(readFileSync(file, 'utf8'))), 'answer_from_prompt\'s expected answer is in a listed chunk');
+});
+
+// A module that names a file beside itself (process/ may not import files/: spawner-main.js, bridge-main.js) names it beside its chunk.
+t.test('every file a bundled module names beside itself (new URL(..., import.meta.url)) is in the bundle', async t => {
+	const named = readdirSync(bundleDir).filter(name => name.endsWith('.js'))
+		.flatMap(name => [...readFileSync(join(bundleDir, name), 'utf8').matchAll(/new URL\("\.\/([^"]+)", import\.meta\.url\)/g)].map(match => match[1]!));
+	t.ok(named.includes('spawner-main.js') && named.includes('bridge-main.js'), `named: ${named.join(', ')}`);
+	t.strictSame(named.filter(name => !existsSync(join(bundleDir, name))), [], 'each is there');
+});
+
+// Node gives a CommonJS package's named exports to import(); esbuild's chunk of one exports `default` alone (yaml's `parse` was lost).
+t.test('no chunk is a CommonJS package that only a dynamic import reaches', async t => {
+	const alone = readdirSync(bundleDir).filter(name => name.endsWith('.js') && /^export default require_\w+\(\);$/m.test(readFileSync(join(bundleDir, name), 'utf8')));
+	t.strictSame(alone, []);
 });
