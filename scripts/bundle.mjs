@@ -3,7 +3,7 @@
 // dist/): one file set with shared chunks instead of ~700 ES modules per start (bench/README.md, "The bundle").
 // Usage: node scripts/bundle.mjs [DIST]. Run after tsc (npm run build; a host build runs it on its own dist/).
 import {rm, writeFile} from 'node:fs/promises';
-import {basename, join, relative, resolve, sep} from 'node:path';
+import {basename, dirname, join, relative, resolve, sep} from 'node:path';
 import {build} from 'esbuild';
 
 const dist = resolve(process.argv[2] ?? 'dist');
@@ -64,4 +64,9 @@ const suiteChunks = Object.entries(result.metafile.outputs)
 	.filter(([file, output]) => file.endsWith('.js') && Object.keys(output.inputs).some(input => suiteFolders.some(folder => input.startsWith(`${folder}/`))))
 	.map(([file]) => relative(out, resolve(dist, file)).split(sep).join('/'))
 	.sort();
+// Each file inlined (the project's compiled files, the packages' files) by the chunk that holds it, both named from the
+// installation: the scorer's identity digests the chunks of its files too, and tests list the modules a run loaded.
+const fromRoot = file => relative(dirname(dist), resolve(dist, file)).split(sep).join('/');
+const chunkOf = Object.entries(result.metafile.outputs).flatMap(([file, output]) => Object.keys(output.inputs).map(input => [fromRoot(input), fromRoot(file)]));
+await writeFile(join(out, 'inputs.json'), `${JSON.stringify(Object.fromEntries(chunkOf.sort(([a], [b]) => (a < b ? -1 : 1))), null, '\t')}\n`);
 await writeFile(join(out, 'bundle.json'), `${JSON.stringify({entries: Object.fromEntries(entries.map(entry => [entry, basename(entry)])), suite_chunks: suiteChunks}, null, '\t')}\n`);

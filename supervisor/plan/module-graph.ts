@@ -2,6 +2,7 @@ import {mkdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type * as esbuild from 'esbuild';
 import {z} from 'zod';
+import {bundleChunksHolding} from '../../files/bundle-inputs.js';
 import {digestCacheDir} from '../../files/digest-cache.js';
 import {writeJsonSync} from '../../files/write-json.js';
 import {digestFile, type Digest} from '../../files/digest.js';
@@ -18,7 +19,7 @@ const known = new Map<string, GraphFiles>();
 
 /**
  * The project files that the compiled entries (paths under `dist/`) import, transitively and themselves
- * included, with their digests; packages and Node builtins stay outside. Found from esbuild's metafile.
+ * included, and the bundle's chunks that hold them, with their digests; packages and Node builtins stay outside. Found from esbuild's metafile.
  * Computed once and reused, in this process and later ones, while every file of the graph keeps its bytes: a new
  * import can only enter the graph through an edit to a file already in it.
  */
@@ -33,7 +34,9 @@ export async function digestModuleGraph(root: string, entries: readonly string[]
 			return now;
 		}
 	}
-	const files = await digestNames(await bundleInputs(root, entries), root);
+	const inputs = await bundleInputs(root, entries);
+	// The bundle's chunks that carry them are what `hlab` runs: an edit there changes the graph as an edit to dist/ does.
+	const files = await digestNames([...inputs, ...bundleChunksHolding(root, inputs)], root);
 	known.set(key, files);
 	saveGraph(key, files);
 	return files;

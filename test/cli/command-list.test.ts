@@ -5,6 +5,7 @@ import {installRoot} from '../../files/install-root.js';
 import {runInGroup} from '../../process/index.js';
 import {commands, namedCommand, registerOutlines} from '../../cli/command-list.js';
 import {checkNoLeaks} from '../leak-check.js';
+import {modulesLoadedBy as loadedBy, packagesOf} from '../loaded-modules.js';
 
 checkNoLeaks(t);
 
@@ -34,19 +35,13 @@ t.test('a command line names the command it runs, or none', async t => {
 	t.equal(namedCommand(argv('toString')), null, 'an inherited property is no command');
 });
 
-/** The project and package modules a run of `hlab ARGS` loads, through a module hook that lists them on exit. */
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
-	const hook = 'import {registerHooks} from "node:module"; const seen = []; registerHooks({load(url, context, next) { seen.push(url); return next(url, context); }}); process.on("exit", () => process.stderr.write("MODULES " + JSON.stringify(seen) + "\\n"));';
-	const run = await runInGroup({argv: [process.execPath, '--import', `data:text/javascript,${encodeURIComponent(hook)}`, hlab, ...args], deadlineMs: 60_000});
-	const line = run.stderr!.toString().split('\n').find(text => text.startsWith('MODULES '));
-	if (line === undefined) throw new Error(`no module list: ${run.stderr!.toString()}`);
-	return (JSON.parse(line.slice('MODULES '.length)) as string[]).filter(url => url.startsWith('file:'));
+	return (await loadedBy(args)).urls;
 }
 
 t.test('hlab --help loads no command module and no package but commander', async t => {
 	const loaded = await modulesLoadedBy(['--help']);
-	const packages = new Set(loaded.flatMap(url => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
-	t.same([...packages], ['commander']);
+	t.same(packagesOf(loaded), ['commander']);
 	const commandFiles = Object.keys(commands).map(name => `/cli/${name}.js`);
 	t.same(loaded.filter(url => commandFiles.some(file => url.endsWith(file))), [], 'no command file');
 });

@@ -1,7 +1,9 @@
+import {readFileSync} from 'node:fs';
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {runInGroup} from '../../process/index.js';
+import {installRoot} from '../../files/install-root.js';
 import {getTask} from '../../tasks/index.js';
 import {builtinScorer} from '../../supervisor/plan/identities.js';
 import {checkNoLeaks} from '../leak-check.js';
@@ -19,6 +21,8 @@ const deciding = [
 	{kind: 'the usage accounting', file: 'dist/engine/loop/usage-meter.js'},
 	{kind: 'a tool constraint', file: 'dist/engine/tools/workspace-path.js'},
 	{kind: 'compare', file: 'dist/supervisor/compare/acceptance.js'},
+	// What `hlab` runs from the bundle: the chunk that inlined the grader helper.
+	{kind: 'the bundled grader helper', file: (JSON.parse(readFileSync(join(installRoot, 'dist', 'bundle', 'inputs.json'), 'utf8')) as Record<string, string>)['dist/tasks/grading/run-node-tests.js']!},
 ];
 /** The `eval` command's definition: its help text decides nothing. */
 const helpText = 'dist/cli/eval/index.js';
