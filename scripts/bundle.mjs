@@ -57,7 +57,6 @@ const result = await build({
 	sourcemap: 'linked',
 	metafile: true,
 	logLevel: 'warning',
-	legalComments: 'none',
 });
 
 const suiteChunks = Object.entries(result.metafile.outputs)
