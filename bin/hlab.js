@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The launcher stays plain JavaScript so that an old Node gets a clear message instead of a syntax error.
+import {statSync} from 'node:fs';
 import module from 'node:module';
 import v8 from 'node:v8';
 
@@ -22,7 +23,12 @@ if (!readsEvidence) {
 	// more garbage than live) doubled the peak memory (bench/README.md, ten thousand tasks). Worker threads inherit it.
 	v8.setFlagsFromString('--heap-growing-percent=25');
 }
-// The bundle (scripts/bundle.mjs, run by `npm run build`): a few chunks load where dist/ is ~700 modules. The supervisor
-// starts `hlab host-worker` once per host task; it takes no arguments, so it skips the command line parser.
-if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import('../dist/bundle/host-worker.js')).runHostWorker();
-else await import('../dist/bundle/main.js');
+// The bundle (scripts/bundle.mjs, run by `npm run build`): a few chunks load where dist/ is ~700 modules. A bare `tsc`
+// leaves it older than the code it was made from; then the compiled files run, as they are the newer code.
+const dist = new URL('../dist/', import.meta.url);
+const built = file => statSync(new URL(file, dist), {throwIfNoEntry: false})?.mtimeMs ?? -1;
+const from = built('bundle/bundle.json') >= built('cli/main.js') ? {cli: 'bundle/main.js', hostWorker: 'bundle/host-worker.js'} : {cli: 'cli/main.js', hostWorker: 'cli/host-worker.js'};
+if (from.cli === 'cli/main.js') process.stderr.write('hlab: dist/bundle/ is older than dist/ (tsc ran without the bundler): running the compiled files; `npm run build` bundles them\n');
+// The supervisor starts `hlab host-worker` once per host task; it takes no arguments, so it skips the command line parser.
+if (process.argv.length === 3 && process.argv[2] === 'host-worker') await (await import(new URL(from.hostWorker, dist).href)).runHostWorker();
+else await import(new URL(from.cli, dist).href);

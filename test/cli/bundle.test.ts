@@ -1,9 +1,10 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
-import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readdir, readFile, utimes, writeFile} from 'node:fs/promises';
 import {join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import t from 'tap';
 import {distPath, installRoot, suiteChunkPaths} from '../../files/install-root.js';
+import {runInGroup} from '../../process/index.js';
 import {hlab} from '../hlab.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {tempDir} from '../temp-dir.js';
@@ -101,4 +102,25 @@ t.test('every file a bundled module names beside itself (new URL(..., import.met
 t.test('no chunk is a CommonJS package that only a dynamic import reaches', async t => {
 	const alone = readdirSync(bundleDir).filter(name => name.endsWith('.js') && /^export default require_\w+\(\);$/m.test(readFileSync(join(bundleDir, name), 'utf8')));
 	t.strictSame(alone, []);
+});
+
+t.test('a bundle older than the compiled files (tsc ran alone) is not run: the launcher runs the newer compiled code and says so', async t => {
+	const root = await tempDir(t, 'hlab-stale-bundle-');
+	await mkdir(join(root, 'bin'));
+	await mkdir(join(root, 'dist', 'cli'), {recursive: true});
+	await mkdir(join(root, 'dist', 'bundle'));
+	await writeFile(join(root, 'bin', 'hlab.js'), await readFile(join(installRoot, 'bin', 'hlab.js')));
+	await writeFile(join(root, 'dist', 'cli', 'main.js'), 'console.log("compiled");\n');
+	await writeFile(join(root, 'dist', 'bundle', 'main.js'), 'console.log("bundle");\n');
+	await writeFile(join(root, 'dist', 'bundle', 'bundle.json'), '{}\n');
+	const launch = async () => runInGroup({argv: [process.execPath, join(root, 'bin', 'hlab.js'), '--help'], deadlineMs: 30_000});
+	const older = new Date(Date.now() - 60_000);
+	await utimes(join(root, 'dist', 'cli', 'main.js'), older, older);
+	const fresh = await launch();
+	t.equal(fresh.stdout?.toString(), 'bundle\n', 'a bundle as new as the compiled files runs');
+	t.equal(fresh.stderr?.toString(), '');
+	await utimes(join(root, 'dist', 'bundle', 'bundle.json'), new Date(older.getTime() - 60_000), new Date(older.getTime() - 60_000));
+	const stale = await launch();
+	t.equal(stale.stdout?.toString(), 'compiled\n', 'the compiled files run when the bundle is older');
+	t.match(stale.stderr?.toString(), /^hlab: dist\/bundle\/ is older than dist\/ .*npm run build/);
 });
