@@ -1,5 +1,4 @@
 import {readFileSync} from 'node:fs';
-import {writeFile} from 'node:fs/promises';
 import {basename, join} from 'node:path';
 import {digestBytes} from '../../../files/digest.js';
 import {removeTree} from '../../../files/remove-tree.js';
@@ -8,6 +7,7 @@ import {moveTreeSparse} from '../../evidence/move-sparse.js';
 import {keptRuntimeFolder} from '../../evidence/runtime-root.js';
 import {type AtifTrajectory, taskTrajectory, trajectoryFile} from '../../export-formats/index.js';
 import type {TaskResult} from '../report/report-schema.js';
+import {evidenceInMemory, writeEvidenceFile} from './evidence-disk.js';
 
 export interface TaskPaths {
 	/** Relative to the evidence directory, e.g. `tasks/001-x`. */
@@ -20,6 +20,11 @@ export interface TaskPaths {
 	workspace: string;
 }
 
+
+/** The evidence directory a task's folder is in. */
+export function evidenceDirOf(paths: TaskPaths): string {
+	return paths.dir.slice(0, paths.dir.length - paths.relDir.length - 1);
+}
 
 /** A task's folders; `runtimeDir` is the attempt's folder under its runtime root, null to keep the state in the task folder. */
 export function taskPaths(evidenceDir: string, relDir: string, runtimeDir: string | null = null): TaskPaths {
@@ -74,9 +79,10 @@ async function exportOrThrow(paths: TaskPaths, result: TaskResult, keepWorkspace
 	evidence.result = `${paths.relDir}/result.json`;
 	const exported = {...result, evidence};
 	files.set('result.json', jsonText(exported));
-	// In place, side by side in the thread pool, not fsynced: the ledger record appended next carries this same result
-	// durably and seals these bytes' digests; recovery trusts only the ledger, so a file torn by a crash is never taken.
-	await Promise.all([...files].map(([name, bytes]) => writeFile(join(paths.dir, name), bytes)));
+	// In place, side by side (in the thread pool on a disk), not fsynced: the ledger record appended next carries this same
+	// result durably and seals these bytes' digests; recovery trusts only the ledger, so a file torn by a crash is never taken.
+	const inMemory = evidenceInMemory(evidenceDirOf(paths));
+	await Promise.all([...files].map(([name, bytes]) => writeEvidenceFile(join(paths.dir, name), bytes, inMemory)));
 	return {result: exported, written: new Map([...files].map(([name, bytes]) => [`${paths.relDir}/${name}`, digestBytes(bytes)]))};
 }
 
