@@ -3,4 +3,4 @@
  * by an attempt that sends traces, so that the OpenTelemetry packages cost no other attempt its start-up time.
  */
 export {AtifTrajectory} from './atif/atif-schema.js';
-export {trajectoryFile, writeTaskTrajectory} from './atif/task-trajectory.js';
+export {taskTrajectory, trajectoryFile, writeTaskTrajectory} from './atif/task-trajectory.js';

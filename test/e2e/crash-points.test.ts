@@ -13,7 +13,7 @@ import {evalEntry} from './install-copy.js';
 checkNoLeaks(t);
 
 /** What the supervisor has written so far, as a watcher of its evidence sees it: the phases of an attempt. */
-type Phase = 'spawn' | 'opening' | 'dir' | 'attempt.json' | 'ledger:1' | 'ledger:2' | 'report-write' | 'report.json';
+type Phase = 'spawn' | 'opening' | 'dir' | 'attempt.json' | 'result:1' | 'ledger:1' | 'ledger:2' | 'report-write' | 'report.json';
 
 /** One crash point: the supervisor is SIGKILLed `delayMs` after the phase begins. */
 interface KillPoint {
@@ -28,6 +28,8 @@ const points: KillPoint[] = [
 	...[0, 2, 5, 20, 50, 150, 300, 600, 1000].map(delayMs => ({phase: 'dir' as const, delayMs})),
 	...[0, 20, 100, 400, 1000].map(delayMs => ({phase: 'attempt.json' as const, delayMs})),
 	...[0, 50, 200].map(delayMs => ({phase: 'ledger:1' as const, delayMs})), {phase: 'ledger:2', delayMs: 0},
+	// A task's result.json is written (not fsynced) before its ledger record: a kill in between must leave it unrecorded.
+	...[0, 0, 1].map(delayMs => ({phase: 'result:1' as const, delayMs})),
 	...[0, 0, 0].map(delayMs => ({phase: 'report-write' as const, delayMs})),
 	...[0, 3, 10, 30].map(delayMs => ({phase: 'report.json' as const, delayMs})),
 ];
@@ -49,12 +51,20 @@ function reached(phase: Phase, parent: string, dir: string): boolean {
 		case 'opening': return readdirSync(parent).some(name => name.startsWith('.attempt.opening-'));
 		case 'dir': return existsSync(dir);
 		case 'attempt.json': return existsSync(join(dir, 'attempt.json'));
+		case 'result:1': return resultWritten(dir).length >= 1;
 		case 'ledger:1': return lines(join(dir, 'ledger.jsonl')).length >= 1;
 		case 'ledger:2': return lines(join(dir, 'ledger.jsonl')).length >= 2;
 		// The report's temporary file: written, fsynced, then linked into place.
 		case 'report-write': return existsSync(dir) && readdirSync(dir).some(name => name.startsWith('.report.json.'));
 		case 'report.json': return existsSync(join(dir, 'report.json'));
 	}
+}
+
+/** The task folders that hold a result.json. */
+function resultWritten(dir: string): string[] {
+	const tasks = join(dir, 'tasks');
+	if (!existsSync(tasks)) return [];
+	return readdirSync(tasks).filter(name => existsSync(join(tasks, name, 'result.json')));
 }
 
 /** Resolves when the phase is seen: file events of the folder and of the evidence directory, and a 5 ms look besides. */
@@ -110,6 +120,7 @@ async function killAndRecover(t: Test, plan: string, base: string, index: number
 	// Only the very process started: after a normal end its pid may already name another.
 	if (!ended && leader !== null) signalIdentity(leader, 'SIGKILL');
 	await running;
+	const written = existsSync(dir) ? resultWritten(dir) : [];
 	const before = lines(join(dir, 'ledger.jsonl')).flatMap(line => {
 		try {
 			return [JSON.parse(line).result];
@@ -133,6 +144,14 @@ async function killAndRecover(t: Test, plan: string, base: string, index: number
 		t.same(report.task_ids, ids, `${name}: the whole denominator`);
 		t.same(report.tasks.map((task: {task_id: string}) => task.task_id), ids, `${name}: every task of it is in the report`);
 		for (const result of before) t.same(report.tasks[result.index], result, `${name}: ledger record ${result.task_id} is kept`);
+		// A result.json without its ledger record (killed between the two) is not taken: the task is unfinished, its state kept.
+		const unrecorded = written.filter(folder => !before.some(result => folder.startsWith(`${String(result.index + 1).padStart(3, '0')}-`)));
+		for (const folder of kind === 'recovered' ? unrecorded : []) {
+			const index = Number(folder.slice(0, 3)) - 1;
+			t.equal(report.tasks[index]?.reason, 'unfinished', `${name}: ${folder} wrote result.json but was not recorded: unfinished`);
+			t.ok(existsSync(join(dir, 'tasks', folder, 'runtime-state')), `${name}: ${folder}'s runtime state is kept for investigation`);
+		}
+		if (unrecorded.length > 0) between += 1;
 		t.notOk(existsSync(join(dir, 'lock.json')), `${name}: the lock is gone`);
 	}
 	t.same(readdirSync(runtimeRoot), [], `${name}: nothing of the attempt is left on /dev/shm`);
@@ -144,6 +163,9 @@ async function killAndRecover(t: Test, plan: string, base: string, index: number
 	t.same(left.map(stat => `${stat.pid} ${stat.comm}`), [], `${name}: no process of the attempt survives its recovery`);
 	return {point, kind, recordsBefore: before.length, seen};
 }
+
+/** Kills that landed after a task's result.json and before its ledger record. */
+let between = 0;
 
 t.test('a SIGKILL at any of 30+ instants, from the first millisecond to the close, leaves what --recover turns into a report', async t => {
 	const base = await scratch(t);
@@ -164,4 +186,5 @@ t.test('a SIGKILL at any of 30+ instants, from the first millisecond to the clos
 	t.ok(outcomes.some(outcome => outcome.kind === 'recovered' && outcome.recordsBefore > 0), 'some came with tasks recorded');
 	t.ok(outcomes.some(outcome => outcome.point.phase === 'report-write' && outcome.seen), 'some came while the report was written');
 	t.ok(count('already-reported') >= 1, 'some came after the report, while the attempt closed');
+	t.comment(`${between} kills came between a task's result.json and its ledger record`);
 });

@@ -126,7 +126,7 @@ async function runOneTask(attempt: AttemptContext, index: number, place: PlaceTu
 		progress.started(id);
 	}};
 	const {recorded, exported} = await place(turn, () => started);
-	await attempt.ledger.append(recorded.result);
+	await attempt.ledger.append(recorded.result, recorded.written);
 	attempt.traces?.recorded(recorded.result, paths.dir);
 	// Only now: a crash before the record is on disk leaves the state for `--recover` to export (a failed export moved it already).
 	if (exported) dropRuntimeState(paths);
@@ -155,7 +155,8 @@ async function runHere(runner: TaskRunner, turn: TaskTurn, watch: TaskLeakWatch,
 /** A task whose evidence cannot be exported fails, and its runtime state stays where it is for investigation. */
 async function exportEvidence(paths: TaskPaths, executed: TaskResult, keepWorkspace: boolean, attemptId: string, log: Logger): Promise<RecordedTask> {
 	try {
-		return {result: await exportTaskEvidence(paths, executed, keepWorkspace, attemptId), problem: null};
+		const exported = await exportTaskEvidence(paths, executed, keepWorkspace, attemptId);
+		return {result: exported.result, problem: null, written: exported.written};
 	} catch (error) {
 		const message = `evidence export failed, runtime state kept in ${paths.relDir}/runtime-state: ${(error as Error).message}`;
 		log.error({err: error}, 'export failed');

@@ -25,7 +25,7 @@ export interface TaskRunner {
 export async function executeTask(runner: TaskRunner, turn: TaskTurn): Promise<TaskResult> {
 	const {plan} = runner.attempt;
 	const evidence = {runtime_locations: `${turn.paths.relDir}/runtime-locations.json`};
-	prepareTaskFolders(turn.paths, plan.configuration.value);
+	await prepareTaskFolders(turn.paths, plan.configuration.value);
 	const limits = taskLimitsOf(plan);
 	const noSpace = await checkRuntimeSpace(turn.paths.runtime, limits.workspaceBytes);
 	if (noSpace !== null) return failedResult(turn.index, turn.id, noSpace, {evidence});

@@ -19,10 +19,11 @@ export class Ledger {
 		this.#previous = attemptId;
 	}
 
-	append(result: TaskResult): Promise<void> {
+	/** `written`: digests of evidence files the supervisor has just written, by their name in the evidence directory; the others are read and hashed. */
+	append(result: TaskResult, written?: ReadonlyMap<string, string>): Promise<void> {
 		const unsealed = LedgerRecord.parse({schema: ledgerRecordSchema, attempt_id: this.attemptId, recorded_at: new Date().toISOString(), result});
 		// Sealed and queued in one synchronous step, so the chain's order is the order of the lines.
-		const record = sealRecord(this.key, this.#previous, unsealed, sealedFiles(dirname(this.path), result.evidence));
+		const record = sealRecord(this.key, this.#previous, unsealed, sealedFiles(dirname(this.path), result.evidence, written));
 		this.#previous = record.seal.mac;
 		const line = `${JSON.stringify(record)}\n`;
 		return new Promise((resolve, reject) => {

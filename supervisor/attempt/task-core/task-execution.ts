@@ -49,6 +49,8 @@ export interface RecordedTask {
 	result: TaskResult;
 	/** Set when the task's evidence could not be exported: a problem of the attempt, not only of the task. */
 	problem: string | null;
+	/** Digests of the evidence files its export just wrote, by name in the evidence directory: the ledger's seal takes them as written. */
+	written?: ReadonlyMap<string, string>;
 }
 
 /** Executes the task turns placed here: in worker threads (in-process) or as supervised host processes. */

@@ -6,16 +6,24 @@ import {walkTreeSync} from '../../../files/walk-tree.js';
 /**
  * Every file below each cited evidence path (a file, or a folder such as a kept workspace), relative to the evidence
  * directory, with its digest. The bytes are hashed here, never taken from the digest cache: the cache is writable by
- * the same code the seal must detect. A link is sealed as its target's name, never followed.
+ * the same code the seal must detect. A link is sealed as its target's name, never followed. A file the supervisor
+ * has just written itself is sealed by the digest of the bytes it wrote (`written`, by the same relative name), not read
+ * back: what the seal vouches for is then what the supervisor wrote, even if something changed the file in between.
  */
-export function sealedFiles(evidenceDir: string, cited: Record<string, string>): Record<string, string> {
+export function sealedFiles(evidenceDir: string, cited: Record<string, string>, written: ReadonlyMap<string, string> = new Map()): Record<string, string> {
 	const files: Record<string, string> = {};
 	for (const rel of Object.values(cited).sort()) {
 		const path = inside(evidenceDir, rel);
 		if (path === null) continue;
+		const known = written.get(rel);
+		if (known !== undefined) {
+			files[rel] = known;
+			continue;
+		}
 		for (const [name, digest] of filesBelow(path, rel)) files[name] = digest;
 	}
-	return Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
+	// By code point, not localeCompare (ICU, the function's main cost): the MAC is over canonical JSON, so the order is only the line's.
+	return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** What changed since a record sealed its files: each a sentence naming the file. */

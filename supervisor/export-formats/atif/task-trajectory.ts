@@ -1,4 +1,4 @@
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {AgentTaskRecord} from '../../agent/index.js';
 import type {Usage} from '../../../engine/outcome.js';
@@ -17,6 +17,15 @@ export class TrajectoryInvalid extends Error {}
  * agent-task.json), validated first. Returns its name, or null when the task left no message to make one of.
  */
 export function writeTaskTrajectory(taskDir: string, sessionId: string, usage: Usage | null, messagesText?: string, journalText?: string | null): string | null {
+	const trajectory = taskTrajectory(taskDir, sessionId, usage, messagesText, journalText);
+	if (trajectory === null) return null;
+	// Atomic, not fsynced: it is derived from the records beside it, and can be written again from them (hlab export atif).
+	writeJsonSync(join(taskDir, trajectoryFile), trajectory, {atomic: true});
+	return trajectoryFile;
+}
+
+/** What `trajectory.json` holds, validated; null when the task left no message. For a writer that writes it itself (the task's export). */
+export function taskTrajectory(taskDir: string, sessionId: string, usage: Usage | null, messagesText?: string, journalText?: string | null): AtifTrajectory | null {
 	const messages = messagesText ?? readOrNull(join(taskDir, 'messages.jsonl'));
 	if (messages === null) return null;
 	const records = readTaskRecords(messages, journalText === undefined ? readOrNull(join(taskDir, 'journal.jsonl')) : journalText);
@@ -24,14 +33,15 @@ export function writeTaskTrajectory(taskDir: string, sessionId: string, usage: U
 	const trajectory = buildTrajectory({sessionId, records, agent: agentOf(taskDir), usage});
 	const checked = AtifTrajectory.safeParse(trajectory);
 	if (!checked.success) throw new TrajectoryInvalid(`the trajectory of ${sessionId} is not valid ATIF: ${checked.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-	// Atomic, not fsynced: it is derived from the records beside it, and can be written again from them (hlab export atif).
-	writeJsonSync(join(taskDir, trajectoryFile), checked.data, {atomic: true});
-	return trajectoryFile;
+	return checked.data;
 }
 
 /** A third-party agent's identity, from its task record. */
 function agentOf(taskDir: string): AgentTaskRecord['agent'] | null {
-	const text = readOrNull(join(taskDir, 'agent-task.json'));
+	const path = join(taskDir, 'agent-task.json');
+	// Asked first: most tasks (every in-process one) have none, and a failed read costs an error with its stack.
+	if (!existsSync(path)) return null;
+	const text = readOrNull(path);
 	if (text === null) return null;
 	return AgentTaskRecord.safeParse(JSON.parse(text)).data?.agent ?? null;
 }

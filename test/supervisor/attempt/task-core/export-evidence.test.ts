@@ -2,6 +2,7 @@ import {existsSync} from 'node:fs';
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t, {type Test} from 'tap';
+import {digestBytes} from '../../../../files/digest.js';
 import {dropRuntimeState, exportTaskEvidence, taskPaths, type TaskPaths} from '../../../../supervisor/attempt/task-core/export-evidence.js';
 import {failedResult} from '../../../../supervisor/attempt/task-core/failed-result.js';
 import {prepareTaskFolders} from '../../../../supervisor/attempt/task-core/task-folders.js';
@@ -19,7 +20,7 @@ async function ranTask(t: Test): Promise<{evidence: string; paths: TaskPaths}> {
 	t.teardown(() => dropRuntimeRoot(root));
 	t.equal(root.tmpfs, true);
 	const paths = taskPaths(evidence, 'tasks/001-x', root.dir);
-	prepareTaskFolders(paths, {model: 'm'});
+	await prepareTaskFolders(paths, {model: 'm'});
 	await writeFile(join(paths.state, 'journal.jsonl'), '{"step":1}\n');
 	await mkdir(join(paths.workspace, 'src'));
 	await writeFile(join(paths.workspace, 'src', 'made.txt'), 'made');
@@ -28,8 +29,11 @@ async function ranTask(t: Test): Promise<{evidence: string; paths: TaskPaths}> {
 
 t.test('the evidence leaves the tmpfs for the task folder, and the runtime state goes once dropped', async t => {
 	const {evidence, paths} = await ranTask(t);
-	const exported = await exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), true, 'attempt-1');
+	const {result: exported, written} = await exportTaskEvidence(paths, failedResult(0, 'x', {reason: 'timeout', message: 'late'}), true, 'attempt-1');
 	t.same(exported.evidence, {journal: 'tasks/001-x/journal.jsonl', workspace: 'tasks/001-x/workspace', result: 'tasks/001-x/result.json'});
+	// The seal takes these as written: each must be the digest of the file's bytes on disk.
+	t.same([...written.keys()].sort(), ['tasks/001-x/journal.jsonl', 'tasks/001-x/result.json']);
+	for (const [rel, digest] of written) t.equal(digestBytes(await readFile(join(evidence, rel))), digest, `${rel} holds the bytes its digest names`);
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'journal.jsonl'), 'utf8'), '{"step":1}\n');
 	t.equal(await readFile(join(evidence, 'tasks', '001-x', 'workspace', 'src', 'made.txt'), 'utf8'), 'made', 'the kept workspace crossed file systems');
 	t.same(JSON.parse(await readFile(join(evidence, 'tasks', '001-x', 'result.json'), 'utf8')), exported, 'result.json holds the exported result');

@@ -1,9 +1,11 @@
 import {randomBytes} from 'node:crypto';
-import {appendFile, mkdir, mkdtemp, readFile, rm} from 'node:fs/promises';
+import {appendFile, mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import t from 'tap';
+import {digestBytes} from '../../../../files/digest.js';
 import {Ledger, readLedger} from '../../../../supervisor/attempt/task-core/ledger.js';
+import {changedFiles} from '../../../../supervisor/evidence/seal/index.js';
 import type {TaskResult} from '../../../../supervisor/attempt/report/report-schema.js';
 
 function result(index: number, id: string): TaskResult {
@@ -47,4 +49,21 @@ t.test('a torn last line after a crash keeps every earlier record', async t => {
 	t.equal(read.records.length, 1);
 	t.same(read.unreadable, [2]);
 	t.same((await readLedger(join(dir, 'missing.jsonl'))).records, []);
+});
+
+t.test('a file the export wrote is sealed by the bytes it wrote, not read back: changed in between, the seal shows it', async t => {
+	const dir = await mkdtemp(join(tmpdir(), 'hlab-ledger-'));
+	t.teardown(() => rm(dir, {recursive: true, force: true}));
+	await mkdir(join(dir, 'tasks'));
+	const written = 'the result as the supervisor wrote it\n';
+	await writeFile(join(dir, 'tasks', 'result.json'), written);
+	await writeFile(join(dir, 'tasks', 'journal.jsonl'), 'a journal\n');
+	// Something rewrites the file between the export's write and the append (the window a read-back would seal).
+	await writeFile(join(dir, 'tasks', 'result.json'), 'forged\n');
+	const ledger = new Ledger(join(dir, 'ledger.jsonl'), 'attempt-1', randomBytes(32));
+	const cited = {...result(0, 'a'), evidence: {result: 'tasks/result.json', journal: 'tasks/journal.jsonl'}};
+	await ledger.append(cited, new Map([['tasks/result.json', digestBytes(written)]]));
+	const [record] = (await readLedger(join(dir, 'ledger.jsonl'))).records;
+	t.same(record?.seal?.files, {'tasks/journal.jsonl': digestBytes('a journal\n'), 'tasks/result.json': digestBytes(written)}, 'the written bytes for result.json; the journal, not written by this export, read and hashed');
+	t.same(changedFiles(dir, record!.seal!.files), ['tasks/result.json changed since it was sealed']);
 });
