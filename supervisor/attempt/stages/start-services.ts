@@ -21,7 +21,7 @@ import {inProcessExecutor} from '../executors/in-process-executor.js';
 import {sandboxedRunnerExecutor} from '../executors/sandboxed-runner-executor.js';
 import type {Placement} from '../task-core/task-placement.js';
 import {createProviderLimiter, ProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
-import type {ServiceWatch} from './service-watch.js';
+import {ServiceWatch} from './service-watch.js';
 import {closeEarlyServices, type EarlyServices} from './early-services.js';
 import {settle, type Settled} from './settled.js';
 import type {Integrity} from '../report/integrity-label.js';
@@ -53,13 +53,13 @@ export interface Services {
 /**
  * Starts what the tasks need (provider, host session, candidate, warm threads) side by side, checking in the order
  * that matters: admission, the host, the candidate, the API key, the provider. The first refusal is kept as a value.
- * What needs nothing admission decides started beside it (`early`); what this attempt will not use of it is closed here.
+ * The host's measure and its spawner started beside admission (`early`); a spawner this attempt will not use is closed here.
  */
 export async function startServices(attempt: AttemptContext, admission: Admission, early: EarlyServices): Promise<Services> {
-	const {watch} = early;
+	const watch = new ServiceWatch();
 	const limiter = limiterOf(attempt.plan, watch);
-	// A cartridge plan's provider plays the cases admission loaded; it starts while the host and the candidate are measured.
-	const starting = early.provider ?? (admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations, watch))) : null);
+	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
+	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations, watch))) : null;
 	const {host, agent, candidate} = await measureCode(attempt, admission, early, starting);
 	const remote = attempt.options.remotePlacement ?? null;
 	// A sandboxed plan's in-process tasks run in a sandboxed runner process; one it cannot have refuses the attempt.
@@ -69,7 +69,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const refused = admission.failure ?? host.failure ?? agent.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
 	const runner = sandbox !== null && !('problem' in sandbox) ? sandbox : null;
 	const spawner = refused === null && host.session !== null && remote === null ? early.spawner : null;
-	if (spawner === null) await closeEarlyServices(early, {provider: true, spawner: false});
+	if (spawner === null) await closeEarlyServices(early);
 	const placement: Placement = remote !== null
 		? {kind: 'queue', remote: remote(attempt)}
 		: {kind: 'local', executor: host.session !== null
@@ -99,7 +99,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	return services;
 }
 
-/** The host (measured beside admission), the agent and the candidate; if measuring them throws, what started early is not left behind. */
+/** The host (measured beside admission), the agent and the candidate; if measuring them throws, nothing started is left behind. */
 async function measureCode(attempt: AttemptContext, admission: Admission, early: EarlyServices, starting: Promise<Settled<ProviderService>> | null): Promise<{host: AttemptHost; agent: AttemptAgent; candidate: LoadedCandidate}> {
 	try {
 		const measured = await early.host;
@@ -109,7 +109,7 @@ async function measureCode(attempt: AttemptContext, admission: Admission, early:
 		const candidate = await loadCandidate(attempt, admission.failure ?? host.failure ?? agent.failure);
 		return {host, agent, candidate};
 	} catch (error) {
-		await closeEarlyServices(early, {provider: true, spawner: false});
+		await closeEarlyServices(early);
 		const started = await starting;
 		if (started !== null && 'value' in started) await started.value.close();
 		throw error;
