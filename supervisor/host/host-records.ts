@@ -33,7 +33,7 @@ export const HostAttemptRecord = z.object({
 });
 export type HostAttemptRecord = z.infer<typeof HostAttemptRecord>;
 
-/** `tasks/NNN-id/checkpoint.json`, measured before the launch (durable by the time the verdict is written): the task starts from this fresh state. */
+/** `tasks/NNN-id/checkpoint.json`, written before the launch: the task starts from this fresh state. */
 export const HostCheckpoint = z.object({
 	schema: z.literal(hostCheckpointSchema),
 	index: z.number().int().nonnegative(),

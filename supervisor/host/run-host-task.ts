@@ -62,19 +62,22 @@ export interface HostTaskRun {
 
 /**
  * Runs one task in the host executable: `EXE host-worker` as the leader of its own process group, the request
- * on stdin, one JSON line expected on stdout. Before the launch it measures the fresh-task checkpoint (on disk before the verdict); after it,
+ * on stdin, one JSON line expected on stdout. Before the launch it writes a fresh-task checkpoint; after it,
  * whatever happened, stdout, stderr, process.json and the verdict (host-task.json) stay in the host folder.
  */
 export async function runHostTask(session: HostSession, input: HostTaskInput): Promise<HostTaskRun> {
 	const dir = hostTaskDir(session, input.index, input.task.id);
 	await mkdir(dir, {recursive: true});
 	const deadlineMs = Math.max(1, Math.floor(input.deadlineMs));
+	// The checkpoint (the workspace digested, then fsynced) is written while the proxy starts: neither needs the other.
+	const checkpointed = writeCheckpoint(dir, session, input, deadlineMs).then(() => null, (error: Error) => error);
 	// The host talks to a proxy of its own; the key stays here, the proxy adds it.
 	const keyVariable = input.provider.api_key_env;
-	const proxy = await startMeteringProxy(input.provider, keyVariable === null ? null : process.env[keyVariable] ?? null);
-	const {contained, request, fresh} = await requestFor(session, input, proxy, deadlineMs, dir);
-	// The fresh state was measured before the launch; its record reaches the disk while the worker runs, before the verdict's.
-	const checkpointed = writeJson(join(dir, 'checkpoint.json'), fresh, {durable: true}).then(() => null, (error: Error) => error);
+	const proxy = await startMeteringProxy(input.provider, keyVariable === null ? null : process.env[keyVariable] ?? null).catch(async (error: unknown) => {
+		await checkpointed;
+		throw error;
+	});
+	const {contained, request} = await requestFor(session, input, proxy, deadlineMs, dir, checkpointed);
 	const sandbox = contained?.sandbox;
 	const env = {...input.env, ...(keyVariable === null ? {} : {[keyVariable]: undefined})};
 	// The worker's engine stops itself at deadlineMs; past the grace, its group is ended.
@@ -98,8 +101,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	const refusals = proxy.refusals();
 	const requests = proxy.requests();
 	const record = run.record;
-	const [unwritten] = await Promise.all([checkpointed, writeLaunchFiles(dir, run, input.processJsonIn)]);
-	if (unwritten !== null) throw unwritten;
+	await writeLaunchFiles(dir, run, input.processJsonIn);
 	const answer = parseAnswer(run.stdout?.toString('utf8') ?? '');
 	const failure = judge(session, input, record, answer);
 	// Usage the worker reported is kept even when it then failed; an answer for another task or binary is not.
@@ -171,8 +173,7 @@ function judge(session: HostSession, input: HostTaskInput, record: ProcessRecord
 	return null;
 }
 
-/** The task's fresh state as the launch will find it: the workspace's files digested, the state folder's entries counted. */
-async function checkpointOf(session: HostSession, input: HostTaskInput, deadlineMs: number): Promise<HostCheckpoint> {
+async function writeCheckpoint(dir: string, session: HostSession, input: HostTaskInput, deadlineMs: number): Promise<void> {
 	let stateEntries = 0;
 	try {
 		stateEntries = (await readdir(input.stateDir)).length;
@@ -192,14 +193,11 @@ async function checkpointOf(session: HostSession, input: HostTaskInput, deadline
 		deadline_ms: deadlineMs,
 		written_at: new Date().toISOString(),
 	};
-	return HostCheckpoint.parse(checkpoint);
+	await writeJson(join(dir, 'checkpoint.json'), HostCheckpoint.parse(checkpoint), {durable: true});
 }
 
-/**
- * The request the worker gets (the proxy's URL, never the key), written while the fresh state is measured; on a
- * failure the proxy is closed, not left listening.
- */
-async function requestFor(session: HostSession, input: HostTaskInput, proxy: MeteringProxy, deadlineMs: number, dir: string): Promise<{contained: ProxyOnlySandbox | null; request: HostRequest; fresh: HostCheckpoint}> {
+/** The proxy's view of the request (its URL, never the key), written beside the checkpoint; on a failure the proxy is closed, not left listening. */
+async function requestFor(session: HostSession, input: HostTaskInput, proxy: MeteringProxy, deadlineMs: number, dir: string, checkpointed: Promise<Error | null>): Promise<{contained: ProxyOnlySandbox | null; request: HostRequest}> {
 	let contained: ProxyOnlySandbox | null = null;
 	try {
 		contained = input.sandbox === undefined ? null : await proxyOnlySandbox(input.sandbox, proxy);
@@ -215,9 +213,11 @@ async function requestFor(session: HostSession, input: HostTaskInput, proxy: Met
 			plan_digest: session.planDigest,
 			expected_binary_digest: session.identity.digest,
 		});
-		const [fresh] = await Promise.all([checkpointOf(session, input, deadlineMs), writeJson(join(dir, 'request.json'), request)]);
-		return {contained, request, fresh};
+		const [unwritten] = await Promise.all([checkpointed, writeJson(join(dir, 'request.json'), request)]);
+		if (unwritten !== null) throw unwritten;
+		return {contained, request};
 	} catch (error) {
+		await checkpointed;
 		await Promise.all([proxy.close(), contained?.close()]);
 		throw error;
 	}
