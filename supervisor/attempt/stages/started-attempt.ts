@@ -25,7 +25,7 @@ export async function withStartedAttempt<T>(options: AttemptOptions, body: (star
 	await checkCandidateFile(options);
 	const attempt = await openAttempt(options);
 	try {
-		// The provider, the host's measure and its spawner need nothing admission decides: they start beside it.
+		// The host's measure and its spawner need nothing admission decides: they start beside it (the provider waits for it).
 		const early = startEarlyServices(attempt);
 		const admission = await admitAttempt(attempt).catch(async (error: unknown) => {
 			await closeEarlyServices(early);
