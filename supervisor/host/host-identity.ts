@@ -34,24 +34,6 @@ export async function identifyHost(exe: string): Promise<HostIdentity> {
 	return {launched, path, kind: 'file', digest: digest ?? 'missing', problems: digest === null ? [`${path} cannot be read`] : []};
 }
 
-/**
- * The files an attempt starts from, by path, with their digests (from the digest cache: one stat each when unchanged):
- * the launcher as launched and as resolved, and for a build its build.json and the node binary it names. The whole
- * folder is verified once, when the attempt opens; at its close these alone are measured again.
- */
-export async function hostEntryPoints(identity: HostIdentity): Promise<Record<string, string | null>> {
-	const paths = [identity.launched, identity.path];
-	if (identity.kind === 'build') {
-		const dir = dirname(identity.path);
-		paths.push(join(dir, 'build.json'));
-		const record = await readBuildRecord(dir).catch(() => null);
-		if (record !== null) paths.push(record.node.path);
-	}
-	const entries: Record<string, string | null> = {};
-	for (const path of paths) entries[path] = await digestFile(path);
-	return entries;
-}
-
 /** True when a worker's claimed path names the same file as the one measured. */
 export function sameBinaryPath(claimed: string, identity: HostIdentity): boolean {
 	try {

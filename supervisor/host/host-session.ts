@@ -3,7 +3,7 @@ import {writeJson} from '../../files/write-json.js';
 import {join} from 'node:path';
 import {buildDigest} from '../evidence/build-metadata.js';
 import {digestFile} from '../../files/digest.js';
-import {hostEntryPoints, identifyHost, type HostIdentity} from './host-identity.js';
+import {identifyHost, type HostIdentity} from './host-identity.js';
 import {HostAttemptRecord, hostAttemptSchema, HostTaskRecord} from './host-records.js';
 import {attemptWall, hostDirOf} from './host-dir.js';
 import {createNewDir, taskDirName} from '../evidence/evidence-dir.js';
@@ -17,8 +17,6 @@ export interface HostSession {
 	taskIds: string[];
 	/** performance.now() when the session opened: every launch's span is measured from it on the monotonic clock. */
 	clockOrigin: number;
-	/** The launcher, build.json and node binary as measured when the session opened (see hostEntryPoints). */
-	entryPoints: Record<string, string | null>;
 }
 
 export class HostSessionError extends Error {
@@ -41,7 +39,7 @@ export async function openHostSession(options: {artifacts: string; exe: string; 
 	} catch (error) {
 		throw new HostSessionError('host_unreadable', `cannot measure the host executable ${options.exe}: ${(error as Error).message}`);
 	}
-	const [entryPoints, nodeDigest, supervisorBuild] = await Promise.all([hostEntryPoints(identity), digestFile(process.execPath), buildDigest()]);
+	const [nodeDigest, supervisorBuild] = await Promise.all([digestFile(process.execPath), buildDigest()]);
 	const record: HostAttemptRecord = {
 		schema: hostAttemptSchema,
 		plan_digest: options.planDigest,
@@ -52,23 +50,23 @@ export async function openHostSession(options: {artifacts: string; exe: string; 
 		closed: null,
 	};
 	await writeJson(join(dir, 'host.json'), HostAttemptRecord.parse(record), {durable: true});
-	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds, clockOrigin: performance.now(), entryPoints};
+	return {dir, identity, planDigest: options.planDigest, taskIds: options.taskIds, clockOrigin: performance.now()};
 }
 
 /**
- * Measures the executable (its entry points, see measureAgain) and the supervisor again and records whether either changed during the attempt,
+ * Measures the executable (every file of a build, see measureAgain) and the supervisor again and records whether either changed during the attempt,
  * and which tasks of the denominator the worker answered for (an unanswered task is a failed task).
  */
 export async function closeHostSession(session: HostSession): Promise<HostAttemptRecord> {
 	const path = join(session.dir, 'host.json');
 	const record = HostAttemptRecord.parse(JSON.parse(await readFile(path, 'utf8')));
-	const again = await measureAgain(session);
-	const supervisorNow = (await buildDigest()).digest;
+	const [again, supervisorNow] = await Promise.all([measureAgain(session), buildDigest().then(build => build.digest)]);
 	const answered: string[] = [];
 	const unanswered: string[] = [];
 	const launched: HostTaskRecord[] = [];
+	const tasks = await readTaskRecords(session);
 	for (const [index, id] of session.taskIds.entries()) {
-		const task = await readTaskRecord(session, index, id);
+		const task = tasks[index]!;
 		(task?.answered ? answered : unanswered).push(id);
 		if (task !== null) launched.push(task);
 	}
@@ -92,24 +90,17 @@ export async function closeHostSession(session: HostSession): Promise<HostAttemp
 }
 
 /**
- * The host as it is at the close. The build was verified file by file when the session opened; unless its entry points
- * (launcher, build.json, node binary) changed since, it is the same build, and its thousands of files are not walked
- * again. A changed entry point is measured in full, for the digest the problem names.
+ * The host as it is at the close, every file of a build again (a host can rewrite any of them, not only its launcher).
+ * Through the digest cache an unchanged file is one stat, its bytes are not read again; a changed one is hashed.
  */
 async function measureAgain(session: HostSession): Promise<HostIdentity | null> {
-	const now = await hostEntryPoints(session.identity).catch(() => null);
-	if (now !== null && JSON.stringify(now) === JSON.stringify(session.entryPoints)) return session.identity;
 	return identifyHost(session.identity.launched).catch(() => null);
 }
 
 /** The whole-attempt wall time and per-task sum from the task records in `<artifacts>.host/`, closed or not (a recovered attempt). */
 export async function readHostWall(artifacts: string, taskIds: string[]): Promise<{attempt_wall_ms: number | null; task_sum_ms: number | null}> {
 	const session = {dir: hostDirOf(artifacts), taskIds};
-	const launched: HostTaskRecord[] = [];
-	for (const [index, id] of taskIds.entries()) {
-		const task = await readTaskRecord(session, index, id);
-		if (task !== null) launched.push(task);
-	}
+	const launched = (await readTaskRecords(session)).filter(task => task !== null);
 	return attemptWall(launched);
 }
 
@@ -117,6 +108,19 @@ export async function readHostWall(artifacts: string, taskIds: string[]): Promis
 export function hostTaskDir(session: {dir: string; taskIds: string[]}, index: number, taskId: string): string {
 	return join(session.dir, taskDirName(index, taskId, session.taskIds.length));
 }
+
+/** Every task's record in frozen order (null where none was written), read a batch at a time rather than one after another. */
+async function readTaskRecords(session: Pick<HostSession, 'dir' | 'taskIds'>): Promise<Array<HostTaskRecord | null>> {
+	const records: Array<HostTaskRecord | null> = [];
+	for (let start = 0; start < session.taskIds.length; start += readBatch) {
+		const batch = session.taskIds.slice(start, start + readBatch);
+		records.push(...await Promise.all(batch.map((id, offset) => readTaskRecord(session, start + offset, id))));
+	}
+	return records;
+}
+
+/** Enough reads at once to keep the thread pool busy, few enough that 10,000 tasks never hold 10,000 open files. */
+const readBatch = 64;
 
 async function readTaskRecord(session: Pick<HostSession, 'dir' | 'taskIds'>, index: number, id: string): Promise<HostTaskRecord | null> {
 	try {

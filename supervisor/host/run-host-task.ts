@@ -4,15 +4,15 @@ import type {ExecutionOutcome, Usage} from '../../engine/outcome.js';
 import type {HostFailureReason} from './host-failure.js';
 import type {ResolvedProvider} from '../../engine/provider-config.js';
 import {HostRequest, HostResponse, hostProtocolVersion, hostWorkerCommand} from '../../workers/host-protocol.js';
-import {hardDeadline, runInGroup, sandboxVariable, type Launch, type ProcessRecord, type Sandbox} from '../../process/index.js';
+import {hardDeadline, runInGroup, sandboxVariable, type GroupRun, type Launch, type ProcessRecord, type Sandbox} from '../../process/index.js';
 import {digestTree} from '../source/tree-digest.js';
 import {sameBinaryPath} from './host-identity.js';
 import {HostCheckpoint, hostCheckpointSchema, HostTaskRecord, hostTaskSchema, type ProxyRefusals} from './host-records.js';
 import {hostTaskDir, type HostSession} from './host-session.js';
 import {describeIssues} from '../../controller-protocol/index.js';
 import {writeJson} from '../../files/write-json.js';
-import {startMeteringProxy} from './metering-proxy.js';
-import {proxyOnlySandbox} from './proxy-only-sandbox.js';
+import {startMeteringProxy, type MeteringProxy} from './metering-proxy.js';
+import {proxyOnlySandbox, type ProxyOnlySandbox} from './proxy-only-sandbox.js';
 
 /** The worker answers with one line; anything bigger than this is not an answer. */
 export const hostStdoutLimit = 8 * 1024 * 1024;
@@ -69,25 +69,16 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	const dir = hostTaskDir(session, input.index, input.task.id);
 	await mkdir(dir, {recursive: true});
 	const deadlineMs = Math.max(1, Math.floor(input.deadlineMs));
+	// The checkpoint (the workspace digested, then fsynced) is written while the proxy starts: neither needs the other.
+	const checkpointed = writeCheckpoint(dir, session, input, deadlineMs).then(() => null, (error: Error) => error);
 	// The host talks to a proxy of its own; the key stays here, the proxy adds it.
 	const keyVariable = input.provider.api_key_env;
-	const proxy = await startMeteringProxy(input.provider, keyVariable === null ? null : process.env[keyVariable] ?? null);
-	const contained = input.sandbox === undefined ? null : await proxyOnlySandbox(input.sandbox, proxy);
-	const sandbox = contained?.sandbox;
-	const request: HostRequest = HostRequest.parse({
-		version: hostProtocolVersion,
-		kind: 'task',
-		task: input.task,
-		workspace: input.workspace,
-		state_dir: input.stateDir,
-		provider: proxy.provider,
-		max_steps: input.maxSteps,
-		deadline_ms: deadlineMs,
-		plan_digest: session.planDigest,
-		expected_binary_digest: session.identity.digest,
+	const proxy = await startMeteringProxy(input.provider, keyVariable === null ? null : process.env[keyVariable] ?? null).catch(async (error: unknown) => {
+		await checkpointed;
+		throw error;
 	});
-	await writeCheckpoint(dir, session, input, deadlineMs);
-	await writeJson(join(dir, 'request.json'), request);
+	const {contained, request} = await requestFor(session, input, proxy, deadlineMs, dir, checkpointed);
+	const sandbox = contained?.sandbox;
 	const env = {...input.env, ...(keyVariable === null ? {} : {[keyVariable]: undefined})};
 	// The worker's engine stops itself at deadlineMs; past the grace, its group is ended.
 	const hardDeadlineMs = hardDeadline(deadlineMs, input.graceMs);
@@ -110,14 +101,7 @@ export async function runHostTask(session: HostSession, input: HostTaskInput): P
 	const refusals = proxy.refusals();
 	const requests = proxy.requests();
 	const record = run.record;
-	await writeFile(join(dir, 'stdout.log'), run.stdout ?? Buffer.alloc(0));
-	await writeFile(join(dir, 'stderr.log'), run.stderr ?? Buffer.alloc(0));
-	const processJson = `${JSON.stringify(record, null, 2)}\n`;
-	await writeFile(join(dir, 'process.json'), processJson);
-	if (input.processJsonIn !== undefined) {
-		await mkdir(input.processJsonIn, {recursive: true});
-		await writeFile(join(input.processJsonIn, 'process.json'), processJson);
-	}
+	await writeLaunchFiles(dir, run, input.processJsonIn);
 	const answer = parseAnswer(run.stdout?.toString('utf8') ?? '');
 	const failure = judge(session, input, record, answer);
 	// Usage the worker reported is kept even when it then failed; an answer for another task or binary is not.
@@ -210,4 +194,42 @@ async function writeCheckpoint(dir: string, session: HostSession, input: HostTas
 		written_at: new Date().toISOString(),
 	};
 	await writeJson(join(dir, 'checkpoint.json'), HostCheckpoint.parse(checkpoint), {durable: true});
+}
+
+/** The proxy's view of the request (its URL, never the key), written beside the checkpoint; on a failure the proxy is closed, not left listening. */
+async function requestFor(session: HostSession, input: HostTaskInput, proxy: MeteringProxy, deadlineMs: number, dir: string, checkpointed: Promise<Error | null>): Promise<{contained: ProxyOnlySandbox | null; request: HostRequest}> {
+	let contained: ProxyOnlySandbox | null = null;
+	try {
+		contained = input.sandbox === undefined ? null : await proxyOnlySandbox(input.sandbox, proxy);
+		const request: HostRequest = HostRequest.parse({
+			version: hostProtocolVersion,
+			kind: 'task',
+			task: input.task,
+			workspace: input.workspace,
+			state_dir: input.stateDir,
+			provider: proxy.provider,
+			max_steps: input.maxSteps,
+			deadline_ms: deadlineMs,
+			plan_digest: session.planDigest,
+			expected_binary_digest: session.identity.digest,
+		});
+		const [unwritten] = await Promise.all([checkpointed, writeJson(join(dir, 'request.json'), request)]);
+		if (unwritten !== null) throw unwritten;
+		return {contained, request};
+	} catch (error) {
+		await checkpointed;
+		await Promise.all([proxy.close(), contained?.close()]);
+		throw error;
+	}
+}
+
+/** What the launch left, side by side: its output, and its process record in the host folder and (when asked) the task's. */
+async function writeLaunchFiles(dir: string, run: GroupRun, processJsonIn: string | undefined): Promise<void> {
+	const processJson = `${JSON.stringify(run.record, null, 2)}\n`;
+	await Promise.all([
+		writeFile(join(dir, 'stdout.log'), run.stdout ?? Buffer.alloc(0)),
+		writeFile(join(dir, 'stderr.log'), run.stderr ?? Buffer.alloc(0)),
+		writeFile(join(dir, 'process.json'), processJson),
+		processJsonIn === undefined ? null : mkdir(processJsonIn, {recursive: true}).then(() => writeFile(join(processJsonIn, 'process.json'), processJson)),
+	]);
 }

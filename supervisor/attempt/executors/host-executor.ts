@@ -2,6 +2,7 @@ import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import {startSpawner, type Sandbox, type Spawner} from '../../../process/index.js';
 import {runHostTask, writeMeteringRecord, type HostSession} from '../../host/index.js';
+import type {Settled} from '../stages/settled.js';
 import {agentInput, outcomeUnfinished, type TaskExecutor} from '../task-core/task-execution.js';
 
 /**
@@ -9,14 +10,17 @@ import {agentInput, outcomeUnfinished, type TaskExecutor} from '../task-core/tas
  * process record, process.json is kept in the task's evidence, and the worker's outcome is only a claim the
  * runner's grader checks against the workspace. Its usage is what the task's metering proxy counted.
  */
-export function hostExecutor(session: HostSession, sandbox?: (writable: string[]) => Sandbox): TaskExecutor {
+export function hostExecutor(session: HostSession, sandbox?: (writable: string[]) => Sandbox, starting: Promise<Settled<Spawner>> | null = null): TaskExecutor {
 	let spawner: Spawner | null = null;
 	return {
 		timing: 'supervised-host',
 		threads: null,
 		async start() {
 			// One process per task, forked by the attempt's spawner: the supervisor never copies its own page tables for one.
-			spawner = await startSpawner();
+			// Started beside admission when the attempt could (early-services.ts): a spawner that failed to start fails the start.
+			const started = starting === null ? null : await starting;
+			if (started !== null && 'error' in started) throw started.error;
+			spawner = started?.value ?? await startSpawner();
 		},
 		async execute(job) {
 			const run = await runHostTask(session, {

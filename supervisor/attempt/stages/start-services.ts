@@ -5,7 +5,7 @@ import {caseConversations} from '../../../scripted/index.js';
 import type {HostSession} from '../../host/index.js';
 import type {Plan} from '../../plan/plan-schema.js';
 import type {Admission} from './admit-attempt.js';
-import {openAttemptHost, type AttemptHost} from './attempt-host.js';
+import type {AttemptHost} from './attempt-host.js';
 import type {TaskFailure} from '../task-core/failed-result.js';
 import {lanesOf} from './frozen-order.js';
 import {agentSandbox, hostSandbox, runnerEnvironment, runnerSandbox} from './attempt-sandbox.js';
@@ -22,6 +22,8 @@ import {sandboxedRunnerExecutor} from '../executors/sandboxed-runner-executor.js
 import type {Placement} from '../task-core/task-placement.js';
 import {createProviderLimiter, ProviderLimiter, type ProviderLimiterShare} from '../../../engine/provider/provider-limiter.js';
 import {ServiceWatch} from './service-watch.js';
+import {closeEarlyServices, type EarlyServices} from './early-services.js';
+import {settle, type Settled} from './settled.js';
 import type {Integrity} from '../report/integrity-label.js';
 import {attemptIntegrity} from './attempt-integrity.js';
 
@@ -48,18 +50,17 @@ export interface Services {
 	close(): Promise<void>;
 }
 
-type Settled<T> = {value: T} | {error: Error};
-
 /**
  * Starts what the tasks need (provider, host session, candidate, warm threads) side by side, checking in the order
  * that matters: admission, the host, the candidate, the API key, the provider. The first refusal is kept as a value.
+ * The host's measure and its spawner started beside admission (`early`); a spawner this attempt will not use is closed here.
  */
-export async function startServices(attempt: AttemptContext, admission: Admission): Promise<Services> {
+export async function startServices(attempt: AttemptContext, admission: Admission, early: EarlyServices): Promise<Services> {
 	const watch = new ServiceWatch();
 	const limiter = limiterOf(attempt.plan, watch);
 	// The provider starts while the host and the candidate are measured; if they refuse the attempt it is closed unused.
 	const starting = admission.failure === null ? settle(conversationsFor(attempt.plan, admission).then(conversations => startProvider(attempt.plan.provider, attempt.dir, conversations, watch))) : null;
-	const {host, agent, candidate} = await measureCode(attempt, admission, starting);
+	const {host, agent, candidate} = await measureCode(attempt, admission, early, starting);
 	const remote = attempt.options.remotePlacement ?? null;
 	// A sandboxed plan's in-process tasks run in a sandboxed runner process; one it cannot have refuses the attempt.
 	const sandbox = remote === null && host.session === null && agent.agent === null && agent.failure === null ? runnerSandbox(attempt, admission.cartridge?.dir ?? null) : null;
@@ -67,10 +68,12 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	// Tasks run elsewhere read the key where they run: the coordinator needs none.
 	const refused = admission.failure ?? host.failure ?? agent.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
 	const runner = sandbox !== null && !('problem' in sandbox) ? sandbox : null;
+	const spawner = refused === null && host.session !== null && remote === null ? early.spawner : null;
+	if (spawner === null) await closeEarlyServices(early);
 	const placement: Placement = remote !== null
 		? {kind: 'queue', remote: remote(attempt)}
 		: {kind: 'local', executor: host.session !== null
-			? hostExecutor(host.session, hostSandbox(attempt, host.session))
+			? hostExecutor(host.session, hostSandbox(attempt, host.session), spawner)
 			: agent.agent !== null
 			? agentExecutor(agent.agent, {sandbox: agentSandbox(attempt, agent.agent)})
 			: runner !== null
@@ -96,14 +99,17 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	return services;
 }
 
-/** The host, the agent and the candidate; if measuring them throws, a provider already starting is not left behind. */
-async function measureCode(attempt: AttemptContext, admission: Admission, starting: Promise<Settled<ProviderService>> | null): Promise<{host: AttemptHost; agent: AttemptAgent; candidate: LoadedCandidate}> {
+/** The host (measured beside admission), the agent and the candidate; if measuring them throws, nothing started is left behind. */
+async function measureCode(attempt: AttemptContext, admission: Admission, early: EarlyServices, starting: Promise<Settled<ProviderService>> | null): Promise<{host: AttemptHost; agent: AttemptAgent; candidate: LoadedCandidate}> {
 	try {
-		const host = await openAttemptHost(attempt);
+		const measured = await early.host;
+		if ('error' in measured) throw measured.error;
+		const host = measured.value;
 		const agent = await openAttemptAgent(attempt);
 		const candidate = await loadCandidate(attempt, admission.failure ?? host.failure ?? agent.failure);
 		return {host, agent, candidate};
 	} catch (error) {
+		await closeEarlyServices(early);
 		const started = await starting;
 		if (started !== null && 'value' in started) await started.value.close();
 		throw error;
@@ -152,10 +158,6 @@ async function warmedOrClosed(warming: Promise<Settled<void>> | null, services: 
 	if (warmed === null || 'value' in warmed) return;
 	await services.close();
 	throw warmed.error;
-}
-
-function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
-	return promise.then(value => ({value}), (error: Error) => ({error}));
 }
 
 /**

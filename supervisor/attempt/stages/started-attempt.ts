@@ -9,6 +9,7 @@ import {checkCandidateFile} from './load-candidate.js';
 import {closeAttempt, openAttempt} from './open-attempt.js';
 import {measureSupervisor, recordAttempt} from './record-attempt.js';
 import {startServices, type Services} from './start-services.js';
+import {closeEarlyServices, startEarlyServices} from './early-services.js';
 
 /** An attempt opened, admitted and with its services started: what every way of running an attempt's tasks begins with. */
 export interface StartedAttempt {
@@ -24,9 +25,14 @@ export async function withStartedAttempt<T>(options: AttemptOptions, body: (star
 	await checkCandidateFile(options);
 	const attempt = await openAttempt(options);
 	try {
-		const admission = await admitAttempt(attempt);
+		// The host's measure and its spawner need nothing admission decides: they start beside it (the provider waits for it).
+		const early = startEarlyServices(attempt);
+		const admission = await admitAttempt(attempt).catch(async (error: unknown) => {
+			await closeEarlyServices(early);
+			throw error;
+		});
 		const measuring = measureSupervisor(admission.result.packages);
-		const services = await startServices(attempt, admission);
+		const services = await startServices(attempt, admission, early);
 		try {
 			return await body({attempt, admission, services, measuring});
 		} finally {
