@@ -15,9 +15,10 @@ module.enableCompileCache?.();
 // flags below would triple its collection time (bench/README.md, ten thousand tasks).
 const readsEvidence = process.argv[2] === 'report' || (process.argv[2] === 'eval' && process.argv.some(arg => /^--(compare|recover)(=|$)/.test(arg)));
 if (!readsEvidence) {
-	// The supervisor's young generation stays near its initial size instead of doubling to 32 MB: measured at concurrency 8, this is
-	// about 30 MB of peak memory for no measurable CPU (bench/README.md, where the memory goes). Worker threads set their own limit.
-	v8.setFlagsFromString('--semi-space-growth-factor=1');
+	// The supervisor's young generation grows to 2 MB semi-spaces, not V8's 16: at concurrency 8 the larger one was about 30 MB of
+	// peak memory (bench/README.md, where the memory goes). Not held at its initial size (--semi-space-growth-factor=1): that was 5×
+	// the scavenges and ~0.1 CPU-s of a one-task attempt (bench/README.md, the attempt's fixed cost). Worker threads set their own limit.
+	v8.setFlagsFromString('--max-semi-space-size=2');
 	// The old generation grows by a quarter over what the last full collection kept, not up to fourfold: with a young generation
 	// this small, much of a task's garbage is promoted, and at 10,000 tasks the heaps of the supervisor and its threads (far
 	// more garbage than live) doubled the peak memory (bench/README.md, ten thousand tasks). Worker threads inherit it.

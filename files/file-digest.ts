@@ -23,15 +23,48 @@ export async function fileDigest(path: string): Promise<string> {
 	const info = statSync(path, {bigint: true});
 	if (!info.isFile()) throw notRegular(path);
 	const stamp = stampOf(info);
-	cache ??= new DigestCache(digestCachePath());
-	const known = cache.get(stamp);
+	const known = sharedCache().get(stamp);
 	if (known !== undefined) return `sha256:${known}`;
 	let hashing = pending.get(stamp);
 	if (hashing === undefined) {
-		hashing = hashFile(path, cache).finally(() => pending.delete(stamp));
+		hashing = hashFile(path, sharedCache()).finally(() => pending.delete(stamp));
 		pending.set(stamp, hashing);
 	}
 	return hashing;
+}
+
+function sharedCache(): DigestCache {
+	cache ??= new DigestCache(digestCachePath());
+	return cache;
+}
+
+/**
+ * The stamp fileDigest keys a regular file by, or null when the path is not one or changed too recently to trust its
+ * stamp (see settledNs): what a digest derived from many files is cached under (see derivedDigest).
+ */
+export function settledStamp(path: string): string | null {
+	try {
+		const info = statSync(path, {bigint: true});
+		const now = BigInt(Date.now()) * 1_000_000n;
+		if (!info.isFile() || now - info.ctimeNs <= settledNs || now - info.mtimeNs <= settledNs) return null;
+		return stampOf(info);
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * A digest computed from files whose settled stamps (and anything else the caller puts in `key`) are `key`, kept in the
+ * same cache as files' own: a package whose files all keep their stamps costs one stat per file, and one cache entry
+ * instead of one per file, so a few checkouts' packages fit in the cache together. The caller checks the stamps again
+ * after computing, so that a file changed meanwhile is never filed under its old stamp.
+ */
+export async function derivedDigest(key: string, compute: () => Promise<string>, unchanged: () => boolean): Promise<string> {
+	const known = sharedCache().get(key);
+	if (known !== undefined) return `sha256:${known}`;
+	const digest = await compute();
+	if (unchanged()) sharedCache().set(key, digest.slice('sha256:'.length));
+	return digest;
 }
 
 function stampOf(info: {dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint}): string {

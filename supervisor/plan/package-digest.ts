@@ -1,6 +1,7 @@
 import {readdirSync, readlinkSync} from 'node:fs';
 import {join} from 'node:path';
 import {digestFile, digestJson, type Digest} from '../../files/digest.js';
+import {derivedDigest, settledStamp} from '../../files/file-digest.js';
 
 /** Files hashed at once: enough to overlap disk and hashing, far below any open-file limit. */
 const parallelReads = 16;
@@ -11,6 +12,24 @@ const parallelReads = 16;
  */
 export async function packageDigest(dir: string): Promise<Digest> {
 	const entries = listPackage(dir);
+	const key = stampsKey(entries);
+	// A file not regular or not settled leaves nothing to key the whole by: each file is digested, as a changed package's are.
+	if (key === null) return hashEach(entries);
+	return (await derivedDigest(key, () => hashEach(entries), () => stampsKey(listPackage(dir)) === key)) as Digest;
+}
+
+/** `package:` and the digest of every entry's name with its stamp (a link's target), or null when one has no settled stamp. */
+function stampsKey(entries: PackageEntry[]): string | null {
+	const stamps: Record<string, string> = {};
+	for (const entry of entries) {
+		const stamp = entry.link ? `link:${readlinkSync(entry.path)}` : settledStamp(entry.path);
+		if (stamp === null) return null;
+		stamps[entry.name] = stamp;
+	}
+	return `package:${digestJson(stamps)}`;
+}
+
+async function hashEach(entries: PackageEntry[]): Promise<Digest> {
 	const files: Record<string, string | null> = {};
 	let next = 0;
 	const reader = async (): Promise<void> => {
