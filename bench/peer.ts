@@ -12,14 +12,22 @@ import {median, round, spread} from './stats.js';
 /** Ignored by git; promptfoo is installed here by the bench, never as a project dependency. */
 const peerDir = resolve(import.meta.dirname, '../../bench/.peer');
 const promptfooEntry = join(peerDir, 'node_modules/promptfoo/dist/src/entrypoint.js');
+/** The peer pinned, so that two runs of the bench compare hlab with the same promptfoo (0.123.1 is 31% faster than the one of 2026-11-30). */
+const promptfooVersion = '0.123.1';
 export const peerSizes = {tiny: {cases: 2, concurrency: 2, repetitions: 1}, full: {cases: 500, concurrency: 8, repetitions: 2}} as const;
 
-/** Installs promptfoo into bench/.peer once; null when it is there, else why it could not be installed. */
+/** Installs the pinned promptfoo into bench/.peer once; null when it is there, else why it could not be installed. */
 async function installPeer(): Promise<string | null> {
-	if (existsSync(promptfooEntry)) return null;
-	const run = await runInGroup({argv: ['npm', 'install', '--prefix', peerDir, 'promptfoo', '--no-audit', '--no-fund'], deadlineMs: 300_000, stdoutLimit: 16 * 1024 * 1024, stderrLimit: 16 * 1024 * 1024});
+	if (existsSync(promptfooEntry) && await installedVersion() === promptfooVersion) return null;
+	const run = await runInGroup({argv: ['npm', 'install', '--prefix', peerDir, `promptfoo@${promptfooVersion}`, '--no-audit', '--no-fund'], deadlineMs: 300_000, stdoutLimit: 16 * 1024 * 1024, stderrLimit: 16 * 1024 * 1024});
 	if (run.record.exit_code === 0 && existsSync(promptfooEntry)) return null;
-	return `npm install --prefix bench/.peer promptfoo failed (${run.record.failure ?? `status ${run.record.exit_code}`}): ${run.stderr?.toString().trim().split('\n').at(-1) ?? ''}`;
+	return `npm install --prefix bench/.peer promptfoo@${promptfooVersion} failed (${run.record.failure ?? `status ${run.record.exit_code}`}): ${run.stderr?.toString().trim().split('\n').at(-1) ?? ''}`;
+}
+
+/** The version of the promptfoo in bench/.peer; null when none is there. */
+async function installedVersion(): Promise<string | null> {
+	const text = await readFile(join(peerDir, 'node_modules/promptfoo/package.json'), 'utf8').catch(() => null);
+	return text === null ? null : (JSON.parse(text) as {version?: string}).version ?? null;
 }
 
 /** One promptfoo run: its wall time from spawn to exit and its process's peak RSS. */
@@ -125,7 +133,7 @@ export const peer: Bench = {
 			ratio_spread: spread(samples.hlab.map((run, index) => round(run.wallMs / samples.peer[index]!.wallMs))),
 			measured: {...hlabFigures, hlab_rss_over_promptfoo: round(rss)},
 			floor: {promptfoo_wall_ms: round(peerWall, 0), promptfoo_peak_rss_mib: peak(samples.peer), raw_http_wall_ms: round(rawFloor, 0)},
-			floor_description: 'promptfoo eval (bench/.peer, not a project dependency) of the same cases against the same stub at the same concurrency; beside it the raw HTTP floor',
+			floor_description: `promptfoo ${promptfooVersion} eval (bench/.peer, not a project dependency) of the same cases against the same stub at the same concurrency; beside it the raw HTTP floor`,
 			repetitions,
 			notes: `${perCase} hlab does more per case.`,
 			target: {description: 'hlab within 0.5× of promptfoo\'s wall time and 1.0× of its peak RSS', met: ratio <= 0.5 && rss <= 1},
