@@ -1,13 +1,15 @@
-import {startSpawner, type Sandbox, type Spawner} from '../../../process/index.js';
+import type {Sandbox, Spawner} from '../../../process/index.js';
 import {runAgentTask, type AdmittedAgent} from '../../agent/index.js';
+import type {Settled} from '../stages/settled.js';
 import type {TaskExecutor} from '../task-core/task-execution.js';
+import {attemptSpawner} from './attempt-spawner.js';
 
 /**
  * Each task as a third-party agent CLI through its adapter (runAgentTask): a supervised process tree behind the
  * task's own metering proxy. The wall time is the supervisor's process record; the usage is the metering, the
  * agent's own figure a claim; the grader checks the workspace (and the collected answer), never the agent's word.
  */
-export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number; sandbox?: ((writable: string[]) => Sandbox) | undefined} = {}): TaskExecutor {
+export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number; sandbox?: ((writable: string[]) => Sandbox) | undefined; starting?: Promise<Settled<Spawner>> | null} = {}): TaskExecutor {
 	const clockOrigin = performance.now();
 	let spawner: Spawner | null = null;
 	return {
@@ -15,7 +17,7 @@ export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number; 
 		threads: null,
 		async start() {
 			// One process tree per task, forked by the attempt's spawner: the supervisor never copies its own page tables for one.
-			spawner = await startSpawner();
+			spawner = await attemptSpawner(options.starting ?? null);
 		},
 		async execute(job) {
 			const run = await runAgentTask({

@@ -1,8 +1,9 @@
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
-import {startSpawner, type Sandbox, type Spawner} from '../../../process/index.js';
+import type {Sandbox, Spawner} from '../../../process/index.js';
 import {runHostTask, writeMeteringRecord, type HostSession} from '../../host/index.js';
 import type {Settled} from '../stages/settled.js';
+import {attemptSpawner} from './attempt-spawner.js';
 import {agentInput, outcomeUnfinished, type TaskExecutor} from '../task-core/task-execution.js';
 
 /**
@@ -17,10 +18,7 @@ export function hostExecutor(session: HostSession, sandbox?: (writable: string[]
 		threads: null,
 		async start() {
 			// One process per task, forked by the attempt's spawner: the supervisor never copies its own page tables for one.
-			// Started beside admission when the attempt could (early-services.ts): a spawner that failed to start fails the start.
-			const started = starting === null ? null : await starting;
-			if (started !== null && 'error' in started) throw started.error;
-			spawner = started?.value ?? await startSpawner();
+			spawner = await attemptSpawner(starting);
 		},
 		async execute(job) {
 			const run = await runHostTask(session, {

@@ -29,6 +29,11 @@ export async function openAttemptAgent(attempt: AttemptContext): Promise<Attempt
 	return {agent: admitted.agent, failure: null};
 }
 
+/** Whether the attempt runs an agent (its `--agent`, or the plan's for its baseline side), before the spec is read. */
+export function runsAgent(attempt: AttemptContext): boolean {
+	return (attempt.options.agentSpec ?? null) !== null || frozenBaseline(attempt) !== null;
+}
+
 /** The plan's frozen agent when this attempt is its baseline side and names no other candidate. */
 function frozenBaseline(attempt: AttemptContext): NonNullable<AttemptContext['plan']['agent']> | null {
 	const {options, plan} = attempt;

@@ -68,14 +68,14 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	// Tasks run elsewhere read the key where they run: the coordinator needs none.
 	const refused = admission.failure ?? host.failure ?? agent.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
 	const runner = sandbox !== null && !('problem' in sandbox) ? sandbox : null;
-	const spawner = refused === null && host.session !== null && remote === null ? early.spawner : null;
+	const spawner = refused === null && (host.session !== null || agent.agent !== null) && remote === null ? early.spawner : null;
 	if (spawner === null) await closeEarlyServices(early);
 	const placement: Placement = remote !== null
 		? {kind: 'queue', remote: remote(attempt)}
 		: {kind: 'local', executor: host.session !== null
 			? hostExecutor(host.session, hostSandbox(attempt, host.session), spawner)
 			: agent.agent !== null
-			? agentExecutor(agent.agent, {sandbox: agentSandbox(attempt, agent.agent)})
+			? agentExecutor(agent.agent, {sandbox: agentSandbox(attempt, agent.agent), starting: spawner})
 			: runner !== null
 				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
 				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter, harness: attempt.options.harness ?? null})};
