@@ -19,7 +19,7 @@ export async function prepareTaskFolders(paths: TaskPaths, configuration: unknow
 	const locations = folder.then(() => writeEvidenceFile(join(paths.dir, 'runtime-locations.json'), jsonText({
 		schema: 'harness-lab/runtime-locations@1', state: paths.state, session: paths.session, workspace: paths.workspace,
 	}), inMemory));
-	const runtime = inside ? folder.then(() => makeRuntimeState(paths, configuration)) : Promise.resolve().then(() => makeRuntimeState(paths, configuration));
+	const runtime = (inside ? folder : Promise.resolve()).then(() => makeRuntimeState(paths, configuration));
 	await Promise.all([locations, runtime]);
 }
 
