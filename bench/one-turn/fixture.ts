@@ -1,11 +1,12 @@
 import {createHash} from 'node:crypto';
 import {readFileSync, realpathSync} from 'node:fs';
-import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {chmod, mkdir, mkdtemp, readdir, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {Piscina} from 'piscina';
 import {runInGroup, type GroupRun} from '../../process/index.js';
 import {oneTurnAnswer} from './config.js';
+import {setAside} from './set-aside.js';
 import type {FloorJob} from './floor-worker.js';
 
 const distRoot = resolve(import.meta.dirname, '../..');
@@ -95,10 +96,9 @@ export async function runPlan(dir: string, plan: string, count: number, extra: s
 	}
 }
 
-/** Removes one attempt's evidence (and a host attempt's record folder) between repetitions. */
+/** Sets one attempt's evidence (and a host attempt's record folder) aside between repetitions (`set-aside.ts` says why not removed). */
 export async function clearAttempts(dir: string): Promise<void> {
-	const {readdir} = await import('node:fs/promises');
-	for (const entry of await readdir(dir)) if (entry.startsWith('attempt-')) await rm(join(dir, entry), {recursive: true, force: true});
+	for (const entry of await readdir(dir)) if (entry.startsWith('attempt-')) await setAside(dir, join(dir, entry));
 }
 
 /** The in-process floor: a bare piscina pool at `concurrency` making the same calls and writing one file per task. */
@@ -110,7 +110,7 @@ export async function piscinaFloor(dir: string, url: string, count: number, conc
 	await Promise.all(Array.from({length: count}, (_, index) => pool.run({url, file: join(out, `${index}.json`)})));
 	await pool.destroy();
 	const ms = performance.now() - started;
-	await rm(out, {recursive: true, force: true});
+	await setAside(dir, out);
 	return ms;
 }
 

@@ -1,8 +1,9 @@
-import {mkdir, rm, writeFile} from 'node:fs/promises';
+import {mkdir, writeFile} from 'node:fs/promises';
 import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import {oneTurnAnswer, oneTurnRequest} from './config.js';
+import {setAside} from './set-aside.js';
 
 export interface Stub {
 	/** The OpenAI-compatible base URL (ending in /v1). */
@@ -58,6 +59,6 @@ export async function httpFloor(dir: string, url: string, count: number, level: 
 	};
 	await Promise.all(Array.from({length: level}, lane));
 	const ms = performance.now() - started;
-	if (files) await rm(out, {recursive: true, force: true});
+	if (files) await setAside(dir, out);
 	return ms;
 }
