@@ -67,13 +67,17 @@ function resultWritten(dir: string): string[] {
 	return readdirSync(tasks).filter(name => existsSync(join(tasks, name, 'result.json')));
 }
 
-/** Resolves when the phase is seen: file events of the folder and of the evidence directory, and a 5 ms look besides. */
+/**
+ * Resolves when the phase is seen: file events of the folder and of the evidence directory, and a 5 ms look besides.
+ * The report's temporary file may be renamed into place before a look (on a tmpfs it lives microseconds): its event says it began.
+ */
 async function waitForPhase(phase: Phase, parent: string, dir: string, ended: () => boolean): Promise<boolean> {
 	const watchers: FSWatcher[] = [];
 	try {
 		return await new Promise<boolean>(resolve => {
-			const look = (): void => {
+			const look = (_event?: string, name?: string | null): void => {
 				try {
+					if (phase === 'report-write' && name?.startsWith('.report.json.')) return resolve(true);
 					if (reached(phase, parent, dir)) return resolve(true);
 					if (ended()) return resolve(false);
 					if (watchers.length === 1 && existsSync(dir)) watchers.push(watch(dir, look));

@@ -1,5 +1,5 @@
 import {constants} from 'node:fs';
-import {copyFile, mkdtemp, readFile, rm, stat, writeFile} from 'node:fs/promises';
+import {copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import t from 'tap';
@@ -9,7 +9,9 @@ import {pinnedCopy} from '../../files/pinned-copy.js';
 import {sha256} from '../../files/sha256.js';
 
 t.test('a large pinned file is linked to one stored copy, never copied whole again, and its source is left untouched', async t => {
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-pinned-'));
+	// Beside the store, so the two share a file system whatever TMPDIR is (the test runner's may be a tmpfs).
+	await mkdir(digestCacheDir(), {recursive: true});
+	const dir = await mkdtemp(join(digestCacheDir(), 'test-pinned-'));
 	t.teardown(() => rm(dir, {recursive: true, force: true}));
 	// The Node binary, as a pinned controller names it: settled, 125 MB, on this file system.
 	const node = process.execPath;

@@ -1,5 +1,6 @@
 import {linkSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {mkdtemp, rm} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
 import t, {type Test} from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {getTask} from '../../../tasks/index.js';
@@ -26,7 +27,12 @@ t.test('a symbolic link to the grader\'s expected file does not pass the migrati
 });
 
 t.test('a hard link to the grader\'s expected file does not pass the migration', async t => {
-	const dir = await migrationWorkspace(t);
+	// A hard link needs the installation's file system: the workspace sits in tap's folder of this checkout.
+	const parent = join(installRoot, '.tap');
+	mkdirSync(parent, {recursive: true});
+	const dir = join(await mkdtemp(join(parent, 'hlab-links-')), 'ws');
+	t.teardown(() => rm(dirname(dir), {recursive: true, force: true}));
+	await getTask('json_config_migration')!.setup(dir);
 	linkSync(expected, join(dir, 'config/service.v2.json'));
 	const grade = await getTask('json_config_migration')!.grade(dir, {deadlineMs: 30_000});
 	t.equal(grade.passed, false, grade.details);
