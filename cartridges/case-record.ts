@@ -80,7 +80,8 @@ export const CaseRecord = z.object({
 	/** The recorded case this one replays (its model responses fixed), or null for a live run. */
 	replay_of: z.object({run: z.string(), case_id: z.string()}).nullable(),
 	outcome: ExecutionOutcome,
-	wall_ms: z.number().nonnegative(),
+	/** The execution's wall time as the supervisor measured it; null when it never started. */
+	wall_ms: z.number().nonnegative().nullable(),
 	collectors: z.array(CollectorResult),
 	facts: z.record(z.string(), z.json()),
 	graders: z.array(GraderResult),

@@ -6,6 +6,8 @@ import {AgentIdentity} from '../../agents/agent-identity.js';
 import {ProcessRecord} from '../../process/process-record.js';
 import {taskDirName} from '../evidence/evidence-dir.js';
 import type {SideTiming} from '../host/index.js';
+// The timing's own file, not the folder's index.ts: a comparison reads this and runs no host.
+import {taskSum} from '../host/supervised-timing.js';
 import {AgentTaskRecord} from './agent-task-record.js';
 
 /** The fields of a report this needs; the report format itself belongs to the attempt runner. */
@@ -31,7 +33,7 @@ export async function readAgentTiming(reportPath: string): Promise<SideTiming | 
 		host_dir: dirname(reportPath),
 		binary_digest: agent.installed_digest ?? agent.config_digest,
 		tasks: read.tasks,
-		wall_ms: read.tasks.reduce((sum, task) => sum + (task.wall_ms ?? 0), 0),
+		wall_ms: taskSum(read.tasks),
 		attempt_wall_ms: read.attemptWallMs,
 		complete: read.tasks.every(task => task.wall_ms !== null),
 	};

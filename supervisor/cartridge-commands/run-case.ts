@@ -45,7 +45,7 @@ export async function runCase(run: CaseRun): Promise<CaseRecord> {
 			tools: [],
 			setup: workspace => seedWorkspace(workspace, run.entry.case.task.files ?? {}),
 			grade: async context => {
-				judged.push(await judgeRun(run, context.outcome, context.wallMs ?? 0));
+				judged.push(await judgeRun(run, context.outcome, context.wallMs));
 				return caseGrade(judged[0]!);
 			},
 			agent: {harness: run.cartridge.harness, cartridge: {data: run.cartridge, case_id: run.entry.id}},
@@ -63,7 +63,7 @@ export async function runCase(run: CaseRun): Promise<CaseRecord> {
 }
 
 /** After the run: what it left, the expected data (only now beside the workspace), the judgement, and the record. */
-async function judgeRun(run: CaseRun, outcome: ExecutionOutcome, wallMs: number): Promise<CaseRecord> {
+async function judgeRun(run: CaseRun, outcome: ExecutionOutcome, wallMs: number | null): Promise<CaseRecord> {
 	const workspace = join(run.caseDir, 'workspace');
 	const stateDir = join(run.caseDir, 'state');
 	await writeJson(join(run.caseDir, 'trajectory.json'), await trajectory(stateDir), durable);
@@ -82,7 +82,7 @@ async function judgeRun(run: CaseRun, outcome: ExecutionOutcome, wallMs: number)
 		provider: run.providerIdentity,
 		replay_of: run.replayOf,
 		outcome,
-		wall_ms: Math.round(wallMs),
+		wall_ms: wallMs === null ? null : Math.round(wallMs),
 		...judged,
 	};
 	await writeJson(join(run.caseDir, 'record.json'), record, durable);

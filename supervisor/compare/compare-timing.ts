@@ -35,7 +35,7 @@ export async function compareTiming(baseline: ReportSide, candidate: ReportSide)
 	}
 	// A task that never launched has no process record, so the side's wall time is unknown rather than short.
 	const whole = (side: typeof b): number | null => side.complete ? side.attempt_wall_ms : null;
-	const sum = (side: typeof b): number | null => side.complete ? side.wall_ms : null;
+	const sum = (side: typeof b): number | null => side.wall_ms;
 	return {
 		kind: 'supervised',
 		reason: null,

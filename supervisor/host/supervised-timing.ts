@@ -19,8 +19,8 @@ export interface SideTiming {
 	binary_digest: string;
 	/** Per task, in frozen order: the supervisor's wall time from process.json, or null when the task never launched. */
 	tasks: Array<{task_id: string; wall_ms: number | null}>;
-	/** Sum of the launched tasks' wall times. */
-	wall_ms: number;
+	/** Sum of every task's wall time; null as soon as one task has none (it never launched): never a partial sum. */
+	wall_ms: number | null;
 	/** The whole attempt: first launch started to last launch ended (monotonic); null when a record has no span. */
 	attempt_wall_ms: number | null;
 	/** True when every task of the denominator has a process record. */
@@ -101,8 +101,18 @@ async function readSide(reportPath: string): Promise<SideTiming | string> {
 		host_dir: hostDir,
 		binary_digest: host.binary.digest,
 		tasks,
-		wall_ms: tasks.reduce((sum, task) => sum + (task.wall_ms ?? 0), 0),
+		wall_ms: taskSum(tasks),
 		attempt_wall_ms: spanned ? attemptWall(verdicts).attempt_wall_ms : null,
 		complete: tasks.every(task => task.wall_ms !== null),
 	};
+}
+
+/** The tasks' wall times added up, or null when one is unknown: a sum with an unknown part is unknown, not short. */
+export function taskSum(tasks: SideTiming['tasks']): number | null {
+	let total = 0;
+	for (const task of tasks) {
+		if (task.wall_ms === null) return null;
+		total += task.wall_ms;
+	}
+	return total;
 }

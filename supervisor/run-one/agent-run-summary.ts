@@ -15,7 +15,7 @@ export function agentRunSummary(run: AgentRun): string {
 		`grade      ${grade.passed ? 'passed' : 'FAILED'}${grade.score === null ? '' : ` (score ${grade.score.toFixed(2)})`}`,
 		...grade.details.split('\n').map(line => `  ${line}`),
 		`usage      ${plural(usage.turns, 'turn')}; tokens: input ${known(usage.input_tokens)} (cache read ${known(usage.cache_read_tokens)}, cache write ${known(usage.cache_write_tokens)}), output ${known(usage.output_tokens)}, total ${known(usage.total_tokens)}; cost ${usage.cost_usd === null ? 'unknown' : `$${usage.cost_usd}`}`,
-		`wall time  ${(run.wall_ms / 1000).toFixed(1)} s`,
+		`wall time  ${run.wall_ms === null ? 'unknown: the execution never started' : `${(run.wall_ms / 1000).toFixed(1)} s`}`,
 		`workspace  ${run.workspace}`,
 		`journal    ${join(run.state_dir, 'journal.jsonl')}`,
 	];

@@ -19,6 +19,7 @@ export const AgentRun = z.object({
 	candidate: z.object({source_path: z.string(), source_digest: z.string(), code_digest: z.string(), plugin_id: z.string().nullable()}).nullable(),
 	outcome: ExecutionOutcome,
 	grade: Grade,
-	wall_ms: z.number().int().nonnegative(),
+	/** Null when the execution never started (a candidate that did not compile, a setup that failed): unknown, not 0. */
+	wall_ms: z.number().int().nonnegative().nullable(),
 });
 export type AgentRun = z.infer<typeof AgentRun>;

@@ -48,7 +48,7 @@ export async function runOneTask(options: RunOneOptions): Promise<AgentRun> {
 		candidate: candidate === null || 'failure' in candidate ? null : {...candidateRecord(candidate.snapshot), plugin_id: run.loaded_plugins[0] ?? null},
 		outcome: run.outcome,
 		grade: run.grade,
-		wall_ms: Math.round(run.wall_ms),
+		wall_ms: run.wall_ms === null ? null : Math.round(run.wall_ms),
 	});
 }
 

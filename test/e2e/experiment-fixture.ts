@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import type {Test} from 'tap';
 import {runAttempt, type AttemptOutcome} from '../../supervisor/attempt/run-attempt.js';
 import {buildPlan, writePlan} from '../../supervisor/plan/freeze.js';
+import type {TotalBudget} from '../../supervisor/plan/plan-schema.js';
 import {installRoot} from '../../files/install-root.js';
 import {tempDir} from '../temp-dir.js';
 
@@ -28,6 +29,8 @@ export interface FreezeInput {
 	/** The plan's per-task limits (the defaults unless said). */
 	workspaceLimitBytes?: number;
 	memoryLimitBytes?: number;
+	/** The attempt's total budget (none unless said). */
+	totalBudget?: TotalBudget;
 }
 
 /** Freezes a scripted-provider plan in `dir` and returns its path. */
@@ -39,6 +42,7 @@ export async function freeze(input: FreezeInput): Promise<string> {
 		policyPath, controllerPath: null, configPath: null, cwd: input.cwd ?? input.dir, responsesPath: input.responsesPath ?? null,
 		...(input.workspaceLimitBytes === undefined ? {} : {workspaceLimitBytes: input.workspaceLimitBytes}),
 		...(input.memoryLimitBytes === undefined ? {} : {memoryLimitBytes: input.memoryLimitBytes}),
+		...(input.totalBudget === undefined ? {} : {totalBudget: input.totalBudget}),
 	});
 	const path = join(input.dir, `${input.name ?? 'plan'}.json`);
 	await writePlan(path, plan);

@@ -25,7 +25,8 @@ export function agentExecutor(agent: AdmittedAgent, options: {graceMs?: number; 
 				evidence: {dir: job.paths.dir, relDir: job.paths.relDir}, provider: job.provider, maxSteps: job.maxSteps, deadlineMs: job.deadlineMs,
 				signal: job.signal, memoryLimitBytes: job.memoryLimitBytes, clockOrigin, ...(options.graceMs === undefined ? {} : {graceMs: options.graceMs}), ...(spawner === null ? {} : {launch: spawner.run}), ...(options.sandbox === undefined ? {} : {sandbox: options.sandbox}),
 			});
-			return {wall_ms: run.record?.wall_ms ?? 0, outcome: run.outcome, unfinished: run.failure, evidence: run.evidence, usageClaim: run.usageClaim};
+			// An agent that never started has no process record: its wall time is unknown, not 0.
+			return {wall_ms: run.record?.wall_ms ?? null, outcome: run.outcome, unfinished: run.failure, evidence: run.evidence, usageClaim: run.usageClaim};
 		},
 		async close() {
 			// Every launch already ended its own process tree; the spawner is the last of the executor's processes.

@@ -110,7 +110,8 @@ export const UsageDifference = z.object({
 
 /**
  * A supervised host, measured by the supervisor: the whole attempt's wall time (first launch started to last launch
- * ended, monotonic) with the per-task sum beside it; usage metered at the provider boundary, the binary's claims beside it.
+ * ended, monotonic) with the per-task sum beside it, both over the tasks that launched (those with a process record;
+ * the tasks' own wall_ms, null for the others, say which); usage metered at the provider boundary, the binary's claims beside it.
  */
 export const HostMeasure = z.object({
 	attempt_wall_ms: z.number().nonnegative().nullable(),

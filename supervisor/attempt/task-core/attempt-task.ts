@@ -13,8 +13,8 @@ export interface GradeContext {
 	signal: AbortSignal;
 	/** The task's folder in the evidence directory, where a grader may keep its own record (none outside an attempt). */
 	taskDir?: string;
-	/** The execution's wall time as the supervisor measured it. */
-	wallMs?: number;
+	/** The execution's wall time as the supervisor measured it; null when it measured none (the execution never started). */
+	wallMs: number | null;
 	/** The attempt's paths a grader's sandbox must not show (its evidence, its runtime state). */
 	hidden?: string[];
 }

@@ -51,7 +51,7 @@ async function writeCaseRecord(context: GradeContext, provider: PlanProvider, ca
 		provider: providerIdentity(provider),
 		replay_of: null,
 		outcome: context.outcome,
-		wall_ms: Math.round(context.wallMs ?? 0),
+		wall_ms: context.wallMs === null ? null : Math.round(context.wallMs),
 		...judged,
 	};
 	const taskDir = context.taskDir!;

@@ -28,8 +28,8 @@ export interface StandaloneRun {
 	/** The execution's outcome, or the reason it gave none as a failed outcome. */
 	outcome: ExecutionOutcome;
 	grade: Grade;
-	/** The executor's wall time of the execution; 0 when it never started. */
-	wall_ms: number;
+	/** The executor's wall time of the execution; null when it never started. */
+	wall_ms: number | null;
 	loaded_plugins: string[];
 }
 
@@ -44,7 +44,7 @@ export async function runStandaloneTurn(turn: StandaloneTurn): Promise<Standalon
 	const before = 'failure' in set ? set.failure : 'failure' in turn.ready ? turn.ready.failure : null;
 	const run = before === null && 'executor' in turn.ready ? await turn.ready.executor.execute(jobOf(turn, turn.ready.provider)) : null;
 	const outcome = outcomeOf(before, run);
-	const wallMs = run?.wall_ms ?? 0;
+	const wallMs = run?.wall_ms ?? null;
 	// The grader is not interrupted with the run: an interrupted run still gets its workspace graded.
 	const grade = await turn.task.grade({workspace: turn.workspace, outcome, stateDir: turn.stateDir, deadlineMs: turn.gradeDeadlineMs, signal: new AbortController().signal, wallMs});
 	return {outcome, grade, wall_ms: wallMs, loaded_plugins: run?.loadedPlugins ?? []};

@@ -23,7 +23,8 @@ export interface ExecutionJob {
 
 /** What the runner grades: the supervisor's wall time, the outcome, and why the execution did not finish (null: grading decides). */
 export interface Execution {
-	wall_ms: number;
+	/** Null when the supervisor measured none (an agent that never started has no process record). */
+	wall_ms: number | null;
 	outcome: ExecutionOutcome | null;
 	unfinished: TaskFailure | null;
 	/** Evidence the execution left in the task folder, relative to the evidence directory. */

@@ -39,10 +39,11 @@ export function emitTaskTrace(tracer: Tracer, input: TaskTraceInput): void {
 
 function taskWindow(input: TaskTraceInput, steps: AtifStep[]): {start: Date; end: Date} {
 	const times = steps.flatMap(step => [step.timestamp, ...Object.values(resultTimes(step))]).filter((at): at is string => typeof at === 'string').map(at => new Date(at).getTime());
-	const wall = input.task.wall_ms ?? 0;
-	if (times.length === 0) return {start: new Date(input.recordedAt.getTime() - wall), end: input.recordedAt};
+	const wall = input.task.wall_ms;
+	// A span must have both ends: with no wall time and no step times it is an instant at the record, marked hlab.task.wall_unknown.
+	if (times.length === 0) return {start: new Date(input.recordedAt.getTime() - (wall ?? 0)), end: input.recordedAt};
 	const start = Math.min(...times);
-	return {start: new Date(start), end: new Date(Math.max(...times, start + wall))};
+	return {start: new Date(start), end: new Date(Math.max(...times, start + (wall ?? 0)))};
 }
 
 function agentAttributes(input: TaskTraceInput): Attributes {
@@ -66,6 +67,9 @@ function agentAttributes(input: TaskTraceInput): Attributes {
 		'hlab.task.index': task.index,
 		'hlab.task.status': task.status,
 		'hlab.task.reason': task.reason ?? undefined,
+		// The supervisor's wall time when it measured one; otherwise the span's length is not a duration.
+		'hlab.task.wall_ms': task.wall_ms ?? undefined,
+		'hlab.task.wall_unknown': task.wall_ms === null ? true : undefined,
 		[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS]: input.content ? JSON.stringify(first('system').map(text => ({type: 'text', content: text}))) : undefined,
 		[ATTR_GEN_AI_INPUT_MESSAGES]: input.content ? JSON.stringify(first('user').map(text => ({role: 'user', parts: [{type: 'text', content: text}]}))) : undefined,
 	});
@@ -135,6 +139,6 @@ function resultTimes(step: AtifStep): Record<string, string> {
 }
 
 /** Attributes cannot be null: an unknown value is left out, never sent as 0. */
-function defined(attributes: Record<string, string | number | undefined>): Attributes {
+function defined(attributes: Record<string, string | number | boolean | undefined>): Attributes {
 	return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)) as Attributes;
 }

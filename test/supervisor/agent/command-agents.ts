@@ -2,6 +2,7 @@ import {chmod, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Test} from 'tap';
 import {buildPlan, writePlan} from '../../../supervisor/plan/freeze.js';
+import type {TotalBudget} from '../../../supervisor/plan/plan-schema.js';
 
 /**
  * What every test agent starts with: `ask(body)` posts one chat completion to the endpoint the supervisor gave it
@@ -40,13 +41,14 @@ export async function writeCommandAgent(dir: string, name: string, body: string,
 }
 
 /** Freezes a scripted-provider plan of `tasks` in `dir` with a task deadline of `deadlineMs`. */
-export async function freezeAgentPlan(t: Test, dir: string, options: {tasks?: string; deadlineMs?: number; sandbox?: boolean; name?: string; memoryLimitBytes?: number} = {}): Promise<string> {
+export async function freezeAgentPlan(t: Test, dir: string, options: {tasks?: string; deadlineMs?: number; sandbox?: boolean; name?: string; memoryLimitBytes?: number; totalBudget?: TotalBudget} = {}): Promise<string> {
 	const policyPath = join(dir, 'policy.json');
 	await writeFile(policyPath, JSON.stringify({concurrency: 1}));
 	const plan = await buildPlan({
 		provider: {kind: 'scripted', model: 'reference'}, selection: options.tasks ?? 'answer_from_prompt', maxSteps: 12, deadlineMs: options.deadlineMs ?? 30_000,
 		policyPath, controllerPath: null, configPath: null, cwd: dir, responsesPath: null, sandbox: options.sandbox ?? false,
 		...(options.memoryLimitBytes === undefined ? {} : {memoryLimitBytes: options.memoryLimitBytes}),
+		...(options.totalBudget === undefined ? {} : {totalBudget: options.totalBudget}),
 	});
 	const path = join(dir, `${options.name ?? 'plan'}.json`);
 	await writePlan(path, plan);

@@ -12,13 +12,13 @@ const planDigest = `sha256:${'c'.repeat(64)}`;
 const provider = {base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: null, reasoning_effort: null};
 const ids = ['one', 'two'];
 
-/** An attempt folder with a report; with `exe`, its tasks ran as a supervised host. */
-async function attempt(root: string, name: string, exe: string | null): Promise<string> {
+/** An attempt folder with a report; with `exe`, its tasks (the first `launched` of them) ran as a supervised host. */
+async function attempt(root: string, name: string, exe: string | null, launched = ids.length): Promise<string> {
 	const dir = join(root, name);
 	await mkdir(dir, {recursive: true});
 	if (exe !== null) {
 		const session = await openHostSession({artifacts: dir, exe, planDigest, taskIds: ids});
-		for (const [index, id] of ids.entries()) {
+		for (const [index, id] of ids.slice(0, launched).entries()) {
 			const workspace = join(root, `${name}-work-${id}`);
 			await mkdir(workspace);
 			await runHostTask(session, {index, task: {id, prompt: 'p'}, workspace, stateDir: join(root, `${name}-state-${id}`), provider, maxSteps: 1, deadlineMs: 20_000});
@@ -44,8 +44,20 @@ t.test('supervised timing', async t => {
 		const [a] = timing.sides;
 		const first = JSON.parse(await readFile(join(root, 'a.host', 'tasks', '001-one', 'process.json'), 'utf8'));
 		t.equal(a.tasks[0]!.wall_ms, first.wall_ms);
-		t.ok(a.wall_ms > 1, 'not the report\'s claimed duration');
+		t.equal(a.wall_ms, a.tasks.reduce((sum, task) => sum + task.wall_ms!, 0), 'the sum of the process records');
+		t.ok(a.wall_ms! > 1, 'not the report\'s claimed duration');
 		t.equal(a.complete, true);
+	});
+
+	t.test('a task that never launched makes the side\'s task sum unknown, not the sum of the others', async t => {
+		const short = await attempt(root, 'short', exe, 1);
+		const timing = await supervisedTiming(hostA, short);
+		if (timing.kind !== 'supervised') throw new Error(`expected supervised timing, got ${JSON.stringify(timing)}`);
+		const [, side] = timing.sides;
+		t.ok(side.tasks[0]!.wall_ms !== null, 'the launched task has its process record');
+		t.equal(side.tasks[1]!.wall_ms, null, 'the other never launched');
+		t.equal(side.complete, false);
+		t.equal(side.wall_ms, null, 'a sum with an unknown part is unknown');
 	});
 
 	t.test('a comparison that mixes supervised and unsupervised timings is refused', async t => {

@@ -40,6 +40,8 @@ t.test('an attempt sends each task as one trace: invoke_agent, a chat span per r
 			'hlab.attempt.id': report.attempt_id, 'hlab.plan.digest': report.plan_digest, 'hlab.side': 'baseline', 'hlab.task.index': result.index, 'hlab.task.status': 'passed',
 			'gen_ai.usage.input_tokens': result.usage!.input_tokens, 'gen_ai.usage.output_tokens': result.usage!.output_tokens,
 		});
+		t.equal(root.attributes['hlab.task.wall_ms'], result.wall_ms, 'the supervisor\'s wall time');
+		t.notOk('hlab.task.wall_unknown' in root.attributes, 'a measured wall time is not marked unknown');
 		t.equal(root.schemaUrl, semconvSchemaUrl, 'the semantic-conventions version is recorded');
 		t.match(root.resource, {'service.name': 'harness-lab'});
 		const evaluation = root.events.filter(event => event.name === 'gen_ai.evaluation.result');
@@ -60,6 +62,23 @@ t.test('an attempt sends each task as one trace: invoke_agent, a chat span per r
 		t.ok(tools.every(span => span.name === `execute_tool ${span.attributes['gen_ai.tool.name']}` && span.attributes['gen_ai.tool.type'] === 'function'));
 		t.same(receiver.spans.filter(span => span.traceId === root.traceId).flatMap(span => contentKeys.filter(key => key in span.attributes || span.events.some(event => key in event.attributes))), [], 'no conversation content without --otlp-content');
 	}
+});
+
+t.test('a task that never launched is sent with its wall time marked unknown, never as a measured 0', async t => {
+	const dir = await scratch(t);
+	const receiver = await startReceiver(t);
+	// A budget of one task: the second is refused before it launches, so nothing timed it.
+	const plan = await freeze({dir, tasks: 'answer_from_prompt,sales_report', policy: {concurrency: 1}, totalBudget: {max_total_tasks: 1, max_total_tokens: null}});
+	const {report} = await runAttempt({planPath: plan, artifacts: join(dir, 'run'), candidatePath: null, keepWorkdirs: false, configPath: null, quiet: true, traces: {endpoint: receiver.url, content: false}});
+	const refused = report.tasks[1]!;
+	t.same([refused.reason, refused.wall_ms], ['budget', null], 'the record has no wall time');
+	const root = receiver.spans.find(span => span.attributes['hlab.task.id'] === refused.task_id)!;
+	t.ok(root, 'the refused task has its trace');
+	t.equal(root.attributes['hlab.task.wall_unknown'], true, 'marked: the span\'s length is not a duration');
+	t.notOk('hlab.task.wall_ms' in root.attributes, 'no wall time is sent');
+	const ran = receiver.spans.find(span => span.attributes['hlab.task.id'] === report.tasks[0]!.task_id && span.attributes['gen_ai.operation.name'] === 'invoke_agent')!;
+	t.equal(ran.attributes['hlab.task.wall_ms'], report.tasks[0]!.wall_ms);
+	t.notOk('hlab.task.wall_unknown' in ran.attributes);
 });
 
 t.test('hlab export otlp sends a recorded attempt, with the conversation when --otlp-content is given', async t => {
