@@ -34,25 +34,31 @@ export async function walkTree(dir: string, options: WalkOptions = {}): Promise<
 
 /** The same walk, synchronously, for paths that run before anything asynchronous may (task setup in a worker). */
 export function walkTreeSync(dir: string, options: WalkOptions = {}): WalkedFile[] {
+	return walkTreeSyncUpTo(dir, Infinity, options)!;
+}
+
+/** The synchronous walk, given up (null) once it has found more than `limit` files: a caller that only walks small trees so. */
+export function walkTreeSyncUpTo(dir: string, limit: number, options: WalkOptions = {}): WalkedFile[] | null {
 	const found: WalkedFile[] = [];
-	const visit = (folder: string, prefix: string): void => {
+	const visit = (folder: string, prefix: string): boolean => {
 		let entries: Dirent[];
 		try {
 			entries = readdirSync(folder, {withFileTypes: true});
 		} catch {
-			return;
+			return true;
 		}
 		for (const entry of entries) {
-			if (entry.isDirectory()) visit(join(folder, entry.name), `${prefix}${entry.name}/`);
-			else keep(found, folder, prefix, entry);
+			if (entry.isDirectory() ? !visit(join(folder, entry.name), `${prefix}${entry.name}/`) : keep(found, folder, prefix, entry) > limit) return false;
 		}
+		return true;
 	};
-	visit(dir, '');
-	return select(found, options);
+	return visit(dir, '') ? select(found, options) : null;
 }
 
-function keep(found: WalkedFile[], folder: string, prefix: string, entry: Dirent): void {
+/** Keeps a file or a link; the count found so far. */
+function keep(found: WalkedFile[], folder: string, prefix: string, entry: Dirent): number {
 	if (entry.isFile() || entry.isSymbolicLink()) found.push({path: join(folder, entry.name), name: `${prefix}${entry.name}`, link: entry.isSymbolicLink()});
+	return found.length;
 }
 
 function select(found: WalkedFile[], {suffixes, skip}: WalkOptions): WalkedFile[] {

@@ -13,17 +13,19 @@ const asked = new Map<string, boolean>();
  * took 0.8–1.3 ms of the main thread under load, against 0.18–0.35 ms for the trip (bench/README.md, per-task cost).
  */
 export function evidenceInMemory(evidenceDir: string): boolean {
-	let known = asked.get(evidenceDir);
-	if (known === undefined) {
-		try {
-			known = inMemoryTypes.has(statfsSync(evidenceDir).type);
-		} catch {
-			// A folder that cannot be asked (not made yet) is taken for a disk: the thread pool is right for either.
-			return false;
-		}
-		asked.set(evidenceDir, known);
-	}
+	const known = asked.get(evidenceDir) ?? inMemoryFileSystem(evidenceDir);
+	if (known === null) return false;
+	asked.set(evidenceDir, known);
 	return known;
+}
+
+/** Whether the folder is on a file system in memory; null when it cannot be asked (not made yet): the thread pool is right for either. */
+export function inMemoryFileSystem(dir: string): boolean | null {
+	try {
+		return inMemoryTypes.has(statfsSync(dir).type);
+	} catch {
+		return null;
+	}
 }
 
 /** One file of a task's evidence, written whole, in place; synchronously where the evidence is in memory. */

@@ -1,5 +1,7 @@
+import {lstatSync, type Stats} from 'node:fs';
 import {lstat} from 'node:fs/promises';
-import {walkTree} from '../../../files/walk-tree.js';
+import {walkTree, walkTreeSyncUpTo, type WalkedFile} from '../../../files/walk-tree.js';
+import {inMemoryFileSystem} from './evidence-disk.js';
 import type {TaskFailure} from './failed-result.js';
 
 /** How often a running task's workspace is measured: often enough that a runaway writer is stopped early, rarely enough to cost little. */
@@ -7,6 +9,13 @@ export const quotaIntervalMs = 100;
 
 /** A measurement's share of the time at most: a workspace of many files (an installed node_modules) is walked less often. */
 const measureShare = 1 / 20;
+
+/**
+ * Up to this many files, a tree in memory is measured synchronously: a trip through the thread pool for each folder and
+ * file cost the supervisor's thread more than the whole walk (bench/README.md, "The quota's walk"). A larger tree gives
+ * the synchronous walk up and is walked through the pool from then on.
+ */
+const smallTreeFiles = 64;
 
 /** The wait before the next measurement: the interval, or longer when walking the workspace took long. */
 export function nextWaitMs(intervalMs: number, lastMeasureMs: number): number {
@@ -39,9 +48,14 @@ export function watchWorkspace(workspace: string | QuotaScope, limitBytes: numbe
 	let stopped = false;
 	let timer: NodeJS.Timeout | undefined;
 	let lastMeasureMs = 0;
+	// Asked at the first measure: whether the trees are in memory and small enough to walk synchronously.
+	let walkSync: boolean | null = null;
 	const measure = async (): Promise<void> => {
 		const started = performance.now();
-		const bytes = await allocatedBytesOf(scope.folders);
+		walkSync ??= scope.folders.every(folder => inMemoryFileSystem(folder) === true);
+		const small = walkSync ? allocatedBytesOfSmall(scope.folders) : null;
+		if (small === null) walkSync = false;
+		const bytes = small ?? await allocatedBytesOf(scope.folders);
 		lastMeasureMs = performance.now() - started;
 		if (bytes > limitBytes && over === null) {
 			over = bytes;
@@ -74,12 +88,37 @@ export async function allocatedBytes(dir: string): Promise<number> {
 
 /** The same for several trees together; an inode linked into two of them counts once, a missing folder not at all. */
 async function allocatedBytesOf(dirs: string[]): Promise<number> {
+	const files = (await Promise.all(dirs.map(dir => walkTree(dir)))).flat();
+	const infos: Array<Stats | null> = [];
+	// One at a time: a tree this large must not fill the thread pool the other tasks' files go through.
+	for (const file of files) infos.push(await lstat(file.path).catch(() => null));
+	return blocksOnce(infos);
+}
+
+/** The same, synchronously, for trees of `smallTreeFiles` files at most; null for a larger one. */
+function allocatedBytesOfSmall(dirs: string[]): number | null {
+	const files: WalkedFile[] = [];
+	for (const dir of dirs) {
+		const found = walkTreeSyncUpTo(dir, smallTreeFiles - files.length);
+		if (found === null) return null;
+		files.push(...found);
+	}
+	return blocksOnce(files.map(file => statOrNull(file.path)));
+}
+
+/** A file removed between the listing and here takes no room. */
+function statOrNull(path: string): Stats | null {
+	try {
+		return lstatSync(path);
+	} catch {
+		return null;
+	}
+}
+
+function blocksOnce(infos: Array<Stats | null>): number {
 	const seen = new Set<number>();
 	let total = 0;
-	const files = (await Promise.all(dirs.map(dir => walkTree(dir)))).flat();
-	for (const file of files) {
-		// A file removed between the listing and here takes no room.
-		const info = await lstat(file.path).catch(() => null);
+	for (const info of infos) {
 		if (info === null || seen.has(info.ino)) continue;
 		seen.add(info.ino);
 		total += info.blocks * 512;

@@ -1,4 +1,4 @@
-import {writeFile, truncate, link, symlink} from 'node:fs/promises';
+import {link, mkdir, mkdtemp, rm, symlink, truncate, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {allocatedBytes, nextWaitMs, watchWorkspace} from '../../../../supervisor/attempt/task-core/workspace-quota.js';
@@ -14,6 +14,21 @@ t.test('allocated bytes count written blocks, not file sizes; a hard link once; 
 	await symlink('/usr', join(dir, 'usr'));
 	const bytes = await allocatedBytes(dir);
 	t.ok(bytes >= 256 * 1024 && bytes < 512 * 1024, `one copy of the written quarter-mebibyte (${bytes})`);
+});
+
+t.test('in memory, a small tree (walked synchronously) and a large one (through the thread pool) are measured alike', async t => {
+	for (const files of [10, 200]) {
+		const dir = await mkdtemp('/dev/shm/hlab-quota-');
+		t.teardown(() => rm(dir, {recursive: true, force: true}));
+		await mkdir(join(dir, 'deep'));
+		for (let index = 0; index < files; index += 1) await writeFile(join(dir, index % 2 === 0 ? 'deep' : '', `f${index}`), Buffer.alloc(4096, 1));
+		await link(join(dir, 'f1'), join(dir, 'again'));
+		const total = await allocatedBytes(dir);
+		t.ok(total >= files * 4096, `${files} files: ${total} bytes, the link once`);
+		const quota = (limit: number) => watchWorkspace(dir, limit, new AbortController().signal, 60_000).finish();
+		t.equal(await quota(total), null, `${files} files: at the limit is within it`);
+		t.equal((await quota(total - 1))?.reason, 'workspace_limit', `${files} files: a byte under is over`);
+	}
 });
 
 t.test('the quota aborts its signal once the workspace grows past the limit, and says so at the end', async t => {
