@@ -1,6 +1,5 @@
-import {readdir} from 'node:fs/promises';
 import {GradeChecks} from '../grading/grade-checks.js';
-import {changedFiles} from '../grading/workspace-files.js';
+import {changedFiles, workspaceEntries} from '../grading/workspace-files.js';
 import {defineTask, taskFile} from '../define-task.js';
 import {reference} from './reference.js';
 
@@ -24,7 +23,7 @@ export const answerFromPrompt = defineTask({
 		const times = timesIn(options.finalText ?? '');
 		checks.check(`the final answer gives the finish time ${expected}`, times.length === 1 && times[0] === expected,
 			options.finalText == null ? 'no final answer was recorded' : `the answer names ${times.length === 0 ? 'no time' : times.join(', ')}`);
-		const entries = await readdir(workspace, {recursive: true});
+		const entries = await workspaceEntries(workspace);
 		const extra = entries.filter(name => name !== 'README.md');
 		checks.check('no file was added', extra.length === 0, extra.length > 0 ? `added: ${extra.slice(0, 5).join(', ')}` : null);
 		const edited = await changedFiles(workspace, taskFile(id, ''), ['README.md']);

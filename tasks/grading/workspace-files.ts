@@ -1,4 +1,5 @@
 import {closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats} from 'node:fs';
+import {readdir} from 'node:fs/promises';
 import {join, relative, resolve, sep} from 'node:path';
 import {sha256} from '../../files/sha256.js';
 
@@ -98,4 +99,20 @@ export async function changedFiles(workspace: string, originalsDir: string, path
 		else if (sha256(now.bytes) !== original) changed.push(`${path} differs from the original`);
 	}
 	return changed;
+}
+
+/**
+ * Every entry below the workspace (folders, files, links), relative with `/`, sorted; a link is listed, never followed.
+ * Not `readdir`'s `recursive`: it descends into linked folders, so one `ln -s / x` had a grader list the machine.
+ */
+export async function workspaceEntries(workspace: string): Promise<string[]> {
+	const found: string[] = [];
+	const visit = async (folder: string, prefix: string): Promise<void> => {
+		for (const entry of await readdir(folder, {withFileTypes: true})) {
+			found.push(`${prefix}${entry.name}`);
+			if (entry.isDirectory()) await visit(join(folder, entry.name), `${prefix}${entry.name}/`);
+		}
+	};
+	await visit(workspace, '');
+	return found.sort();
 }

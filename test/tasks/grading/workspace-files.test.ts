@@ -5,7 +5,7 @@ import t, {type Test} from 'tap';
 import {checkNoLeaks} from '../../leak-check.js';
 import {getTask} from '../../../tasks/index.js';
 import {installRoot} from '../../../files/install-root.js';
-import {readWorkspaceFile} from '../../../tasks/grading/workspace-files.js';
+import {readWorkspaceFile, workspaceEntries} from '../../../tasks/grading/workspace-files.js';
 import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);
@@ -63,4 +63,26 @@ t.test('the reader takes a plain file and names what is not one', async t => {
 	t.same(readWorkspaceFile(dir, 'a'), {ok: false, reason: 'not a regular file: a'});
 	t.same(readWorkspaceFile(dir, 'a/b.txt/c'), {ok: false, reason: 'not a folder: a/b.txt'});
 	t.throws(() => readWorkspaceFile(dir, '../x'), /leaves the workspace/);
+});
+
+t.test('the workspace\'s entries: folders, files and links, a link never followed, not even a link to the root', async t => {
+	const dir = await tempDir(t, 'hlab-entries-');
+	mkdirSync(join(dir, 'a/b'), {recursive: true});
+	writeFileSync(join(dir, 'a/b/c.txt'), '');
+	symlinkSync('/', join(dir, 'root'));
+	symlinkSync('.', join(dir, 'a/loop'));
+	t.same(await workspaceEntries(dir), ['a', 'a/b', 'a/b/c.txt', 'a/loop', 'root']);
+});
+
+t.test('a model\'s `ln -s / root` fails the no-file-added check at once, and the grader does not walk the machine', async t => {
+	const dir = join(await tempDir(t, 'hlab-root-link-'), 'ws');
+	const task = getTask('answer_from_prompt')!;
+	await task.setup(dir);
+	symlinkSync('/', join(dir, 'root'));
+	const started = performance.now();
+	const grade = await task.grade(dir, {deadlineMs: 30_000, finalText: 'The job finished at 12:25.'});
+	t.equal(grade.passed, false);
+	t.match(grade.details, /FAIL: no file was added \(added: root\)/);
+	// Following the link (readdir's `recursive`) was still listing the machine 20 s later.
+	t.ok(performance.now() - started < 5_000, `graded in ${Math.round(performance.now() - started)} ms`);
 });
