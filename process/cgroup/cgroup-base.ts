@@ -1,5 +1,6 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import {isMainThread} from 'node:worker_threads';
 
 /** Where this supervisor may create tree cgroups, or why it may not. */
 /** `home` is the cgroup the supervisor was in when it started, where an attempt puts it back. */
@@ -41,13 +42,9 @@ export function removeSubBase(dir: string): boolean {
 }
 
 function createBase(): CgroupBase {
-	const mount = unifiedMount();
-	if (mount === null) return {ok: false, reason: 'no cgroup v2 (unified) hierarchy is mounted'};
-	const own = ownCgroup();
-	if (own === null) return {ok: false, reason: 'this process is in no cgroup v2 (no 0:: line in /proc/self/cgroup)'};
-	// Inside an attempt the supervisor sits in its own base (every worker thread computes the base again): use the one above.
-	const parent = path.join(mount, own.split(`/hlab-${process.pid}/`)[0]!);
-	const dir = path.join(parent, `hlab-${process.pid}`);
+	const place = basePlace();
+	if ('reason' in place) return place;
+	const {parent, dir} = place;
 	removeStaleBases(parent);
 	try {
 		mkdirSync(dir, {recursive: true});
@@ -62,6 +59,26 @@ function createBase(): CgroupBase {
 	enableControllers(dir);
 	process.once('exit', () => removeCgroupTree(dir));
 	return {ok: true, dir, home: parent};
+}
+
+/** Where this process's base is (or would be): `hlab-<pid>` beside the cgroup the process started in. */
+function basePlace(): {parent: string; dir: string} | {ok: false; reason: string} {
+	const mount = unifiedMount();
+	if (mount === null) return {ok: false, reason: 'no cgroup v2 (unified) hierarchy is mounted'};
+	const own = ownCgroup();
+	if (own === null) return {ok: false, reason: 'this process is in no cgroup v2 (no 0:: line in /proc/self/cgroup)'};
+	// Inside an attempt the supervisor sits in its own base (every worker thread computes the base again): use the one above.
+	const parent = path.join(mount, own.split(`/hlab-${process.pid}/`)[0]!);
+	return {parent, dir: path.join(parent, `hlab-${process.pid}`)};
+}
+
+// A worker thread may create the base (a task's tool command) and then be terminated, which runs none of its exit
+// hooks: the process's main thread removes what is left of it (empty cgroups only) when the process exits.
+if (isMainThread) {
+	process.once('exit', () => {
+		const place = basePlace();
+		if ('dir' in place) removeCgroupTree(place.dir);
+	});
 }
 
 /** The mount point of the cgroup2 file system, from /proc/self/mountinfo. */

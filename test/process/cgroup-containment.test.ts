@@ -1,5 +1,5 @@
-import {readdirSync, readFileSync} from 'node:fs';
-import {readFile} from 'node:fs/promises';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import {cgroupBase} from '../../process/cgroup/cgroup-base.js';
@@ -106,5 +106,27 @@ if (base.ok) {
 	t.test('without a cgroup v2 of our own, forcing it fails with its reason', async t => {
 		t.throws(() => chooseContainment('cgroup'), /cgroup containment is unavailable: ./);
 		t.equal(base.ok ? null : base.reason.length > 0, true);
+	});
+}
+
+if (base.ok) {
+	t.test('cgroup: a base a worker thread created goes with the process, though the thread was terminated', async t => {
+		const dir = await tempDir(t);
+		const script = path.join(dir, 'terminated-worker.mjs');
+		const processLayer = new URL('../../process/index.js', import.meta.url).href;
+		// As in a supervisor, the main thread has the process layer loaded; a thread's tool command creates the base, and
+		// terminate() runs none of the thread's exit hooks.
+		await writeFile(script, `import {Worker} from 'node:worker_threads';
+await import(${JSON.stringify(processLayer)});
+const worker = new Worker(${JSON.stringify(`import {parentPort} from 'node:worker_threads'; const {runInGroup} = await import(${JSON.stringify(processLayer)}); await runInGroup({argv: ['true'], containment: 'cgroup'}); parentPort.postMessage('ran'); setInterval(() => {}, 1000);`)}, {eval: true});
+worker.once('message', async () => { await worker.terminate(); console.log(process.pid); });
+`);
+		// Outside this test's cgroup tree, as a supervisor runs: its base sits beside this process's own.
+		const run = await runInGroup({argv: [process.execPath, script], containment: 'proc', deadlineMs: 30_000});
+		t.equal(run.record.exit_code, 0, run.stderr?.toString() ?? '');
+		const pid = Number(run.stdout?.toString().trim());
+		const left = path.join(base.home, `hlab-${pid}`);
+		t.ok(pid > 0, `the process ${pid} ran`);
+		t.notOk(existsSync(left), `${left} is gone`);
 	});
 }
