@@ -48,7 +48,8 @@ export function walkTreeSyncUpTo(dir: string, limit: number, options: WalkOption
 			return true;
 		}
 		for (const entry of entries) {
-			if (entry.isDirectory() ? !visit(join(folder, entry.name), `${prefix}${entry.name}/`) : keep(found, folder, prefix, entry) > limit) return false;
+			const within = entry.isDirectory() ? visit(join(folder, entry.name), `${prefix}${entry.name}/`) : keep(found, folder, prefix, entry) <= limit;
+			if (!within) return false;
 		}
 		return true;
 	};

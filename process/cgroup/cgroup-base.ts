@@ -57,7 +57,8 @@ function createBase(): CgroupBase {
 		return {ok: false, reason: `${dir} has no cgroup.kill (Linux 5.14 or later is needed)`};
 	}
 	enableControllers(dir);
-	process.once('exit', () => removeCgroupTree(dir));
+	// The main thread's own hook (below) removes it at the process's exit; a thread that ends normally removes what it can.
+	if (!isMainThread) process.once('exit', () => removeCgroupTree(dir));
 	return {ok: true, dir, home: parent};
 }
 

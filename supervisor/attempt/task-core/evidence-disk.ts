@@ -13,10 +13,11 @@ const asked = new Map<string, boolean>();
  * took 0.8–1.3 ms of the main thread under load, against 0.18–0.35 ms for the trip (bench/README.md, per-task cost).
  */
 export function evidenceInMemory(evidenceDir: string): boolean {
-	const known = asked.get(evidenceDir) ?? inMemoryFileSystem(evidenceDir);
-	if (known === null) return false;
-	asked.set(evidenceDir, known);
-	return known;
+	const cached = asked.get(evidenceDir);
+	if (cached !== undefined) return cached;
+	const known = inMemoryFileSystem(evidenceDir);
+	if (known !== null) asked.set(evidenceDir, known);
+	return known ?? false;
 }
 
 /** Whether the folder is on a file system in memory; null when it cannot be asked (not made yet): the thread pool is right for either. */
