@@ -1,4 +1,5 @@
 import {join} from 'node:path';
+import type {Usage} from '../../../engine/outcome.js';
 import {writeJsonInPieces} from '../../../files/json-in-pieces.js';
 import type {Plan} from '../../plan/plan-schema.js';
 import {checkedEntries} from './checked-entries.js';
@@ -84,15 +85,25 @@ function resumedFrom(results: TaskResult[], dirs: Record<string, string>): {resu
 	return {resumed_from: [...sources].map(([attemptId, entries]) => ({attempt_id: attemptId, dir: dirs[attemptId] ?? null, entries}))};
 }
 
-/** The host's measurements beside its claims: a task whose claimed turns or tokens differ from the metering is listed. */
+/** The host's measurements beside its claims: a task whose claimed turns or tokens contradict the metering is listed. */
 function hostMeasure(wall: NonNullable<ReportInput['hostWall']>, results: TaskResult[]): HostMeasure {
 	const brief = (usage: TaskResult['usage'] | undefined) => ({turns: usage?.turns ?? null, total_tokens: usage?.total_tokens ?? null});
 	const differences = results
-		.filter(result => result.usage_claim != null && result.usage !== null)
-		.map(result => ({task_id: result.task_id, metered: brief(result.usage), claimed: brief(result.usage_claim)}))
-		.filter(row => row.metered.turns !== row.claimed.turns || row.metered.total_tokens !== row.claimed.total_tokens);
+		.filter(result => result.usage_claim != null && result.usage !== null && contradicts(result.usage_claim, result.usage))
+		.map(result => ({task_id: result.task_id, metered: brief(result.usage), claimed: brief(result.usage_claim)}));
 	const claims = totalsOf(results.map(result => ({...result, usage: result.usage_claim ?? null})));
 	return {...wall, usage_source: 'provider-proxy', claimed: {turns: claims.turns, total_tokens: claims.total_tokens}, usage_differences: differences};
+}
+
+/**
+ * A claim contradicts the metering where both say a number and the numbers differ. A binary that says it does not
+ * know its tokens (null) claims nothing false; nor can a token claim be checked against the proxy's own estimate (the
+ * provider reported none, and the binary's count is an estimate too). Turns are always counted at the boundary.
+ */
+function contradicts(claim: Usage, metered: Usage): boolean {
+	if (claim.turns !== metered.turns) return true;
+	const checkable = claim.total_tokens !== null && metered.total_tokens !== null && metered.token_source !== 'estimated';
+	return checkable && claim.total_tokens !== metered.total_tokens;
 }
 
 /** Only a finished, admitted attempt with no problem and no failed task passes; an interrupted or recovered one never does. */

@@ -118,7 +118,7 @@ export const HostMeasure = z.object({
 	task_sum_ms: z.number().nonnegative().nullable(),
 	usage_source: z.literal('provider-proxy'),
 	claimed: z.object({turns: z.number().int().nullable(), total_tokens: z.number().int().nullable()}),
-	/** Tasks whose claimed turns or tokens differ from the metering; empty when the binary told the truth. */
+	/** Tasks whose claimed turns or tokens contradict the metering (both known, and different); empty when the binary told the truth or claimed no count. */
 	usage_differences: z.array(UsageDifference),
 });
 export type HostMeasure = z.infer<typeof HostMeasure>;

@@ -184,3 +184,21 @@ t.test('tasks an interruption kept from starting are one summary line naming the
 		'  z: failed (timeout) deadline',
 	]);
 });
+
+t.test('a host\'s claim is listed where it contradicts the metering, not where it names no count or the count is an estimate', async t => {
+	const claimed = (result: TaskResult, claim: Partial<NonNullable<TaskResult['usage']>>, metered: Partial<NonNullable<TaskResult['usage']>> = {}): TaskResult =>
+		({...result, usage: {...result.usage!, ...metered}, usage_claim: {...result.usage!, ...claim}});
+	const results = [
+		claimed(passed(0, 'honest', 2, 300), {}),
+		claimed(passed(1, 'fewer-tokens', 2, 300), {total_tokens: 30}),
+		claimed(passed(2, 'fewer-turns', 2, 300), {turns: 1}),
+		claimed(passed(3, 'tokens-unknown', 2, 300), {total_tokens: null}),
+		claimed(passed(4, 'estimated', 2, 300), {total_tokens: 280}, {token_source: 'estimated'}),
+		claimed(passed(5, 'counted', 2, 300), {total_tokens: 280}, {token_source: 'provider'}),
+		claimed(passed(6, 'no-turns-but-estimated', 2, 300), {turns: 0, total_tokens: null}, {token_source: 'estimated'}),
+	];
+	const measure = buildReport(input(results, {hostWall: {attempt_wall_ms: 5, task_sum_ms: 5}})).host_measure!;
+	t.same(measure.usage_differences.map(row => row.task_id), ['fewer-tokens', 'fewer-turns', 'counted', 'no-turns-but-estimated']);
+	t.same(measure.usage_differences[0], {task_id: 'fewer-tokens', metered: {turns: 2, total_tokens: 300}, claimed: {turns: 2, total_tokens: 30}});
+	t.equal(measure.claimed.total_tokens, null, 'a claim that names no tokens leaves the claimed total unknown');
+});
