@@ -22,12 +22,13 @@ export const ProcessFailure = z.enum(['spawn', 'timeout', 'stdout_limit', 'stder
 export type ProcessFailure = z.infer<typeof ProcessFailure>;
 
 export const StreamCount = z.object({
-	/** Every byte read from the pipe, including what was discarded past the limit. */
-	bytes_seen: z.number().int().nonnegative(),
+	/** Every byte read from the pipe, including what was discarded past the limit; null when the process that read it was lost (a spawner) before it told. */
+	bytes_seen: z.number().int().nonnegative().nullable(),
 	/** Bytes kept (never more than the limit). */
 	bytes_kept: z.number().int().nonnegative(),
 	limit: z.number().int().positive().nullable(),
-	overflowed: z.boolean(),
+	/** Whether the output went past its limit; null when that is unknown, as `bytes_seen`. */
+	overflowed: z.boolean().nullable(),
 });
 
 /** What the tree used, measured by its cgroup; null where the backend or the kernel cannot tell. */

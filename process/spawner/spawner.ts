@@ -5,7 +5,8 @@ import {cgroupBase, createSubBase, removeSubBase} from '../cgroup/cgroup-base.js
 import {killCgroup, waitPopulated} from '../cgroup/tree-cgroup.js';
 import {chooseContainment, type Containment} from '../containment.js';
 import {graceMs as oneGraceMs, killWaitMs, whenHurried} from '../grace.js';
-import {killMarked} from '../kill-marked.js';
+import {findMarked, killMarked} from '../kill-marked.js';
+import {readTable} from '../proc-table.js';
 import {blankRecord, type ProcessRecord} from '../process-record.js';
 import {newTreeMarkerKey, runInGroup, type GroupRun, type RunOptions} from '../run-group.js';
 import type {FromSpawner, LaunchOptions, ToSpawner} from './spawner-protocol.js';
@@ -126,8 +127,13 @@ function openInstance(slackMs: number): Instance {
 		await ended;
 		const lost = [...inFlight.values()];
 		inFlight.clear();
-		await endTrees(subBase, lost.map(entry => entry.launch.markerKey));
-		for (const entry of lost) entry.settle({record: lostRecord(entry, `${reason} while the command ran; its tree was ended`), stdout: Buffer.alloc(0), stderr: Buffer.alloc(0)});
+		const cleanupStart = performance.now();
+		const survivors = await endTrees(subBase, lost.map(entry => entry.launch.markerKey));
+		const cleanupMs = performance.now() - cleanupStart;
+		for (const entry of lost) {
+			const record = {...lostRecord(entry, `${reason} while the command ran; its tree was ended`), cleanup_ms: cleanupMs, survivors: survivors.get(entry.launch.markerKey) ?? []};
+			entry.settle({record, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0)});
+		}
 		if (subBase !== null) removeSubBase(subBase);
 	}
 
@@ -135,7 +141,7 @@ function openInstance(slackMs: number): Instance {
 		ready,
 		lost: () => lostReason,
 		launch(options) {
-			if (lostReason !== null) return Promise.resolve({record: lostRecord(inFlightOf(options), lostReason), stdout: Buffer.alloc(0), stderr: Buffer.alloc(0)});
+			if (lostReason !== null) return Promise.resolve({record: lostRecord(inFlightOf(options), lostReason, false), stdout: Buffer.alloc(0), stderr: Buffer.alloc(0)});
 			const id = nextId++;
 			const flight = inFlightOf(options);
 			return new Promise<GroupRun>((resolve, reject) => {
@@ -189,8 +195,11 @@ function watchdogMs(options: RunOptions, slackMs: number): number {
 	return options.deadlineMs! + grace + killWaitMs + grace + slackMs;
 }
 
-/** Every tree the lost spawner ran: its cgroup sub-base at once, then each launch's marker (the other backends, and a check). */
-async function endTrees(subBase: string | null, markerKeys: string[]): Promise<void> {
+/**
+ * Every tree the lost spawner ran: its cgroup sub-base at once, then each launch's marker (the other backends, and a
+ * check); the pids still carrying a marker after that, by marker key: each launch's survivors.
+ */
+async function endTrees(subBase: string | null, markerKeys: string[]): Promise<Map<string, number[]>> {
 	if (subBase !== null) {
 		try {
 			killCgroup({dir: subBase});
@@ -200,11 +209,15 @@ async function endTrees(subBase: string | null, markerKeys: string[]): Promise<v
 		}
 	}
 	await Promise.all(markerKeys.map(key => killMarked(`${key}=1`)));
+	const table = readTable();
+	return new Map(markerKeys.map(key => [key, findMarked(`${key}=1`, table).map(stat => stat.pid)]));
 }
 
-function lostRecord(flight: InFlight, message: string): ProcessRecord {
+/** The record of a launch the spawner took and lost (`ran`), or never took: only the first may have written anything. */
+function lostRecord(flight: InFlight, message: string, ran = true): ProcessRecord {
 	const {launch} = flight;
-	const untouched = (limit: number | null | undefined) => ({bytes_seen: 0, bytes_kept: 0, limit: limit ?? null, overflowed: false});
+	// The spawner read the pipes: what it saw went with it; nothing of it is kept.
+	const unknown = (limit: number | null | undefined) => ({bytes_seen: ran ? null : 0, bytes_kept: 0, limit: limit ?? null, overflowed: ran ? null : false});
 	return blankRecord({
 		containment: launch.containment as Containment,
 		argv: launch.argv,
@@ -215,8 +228,8 @@ function lostRecord(flight: InFlight, message: string): ProcessRecord {
 		timed_out: false,
 		failure: 'spawner',
 		failure_message: message,
-		stdout: untouched(launch.stdoutLimit),
-		stderr: untouched(launch.stderrLimit),
+		stdout: unknown(launch.stdoutLimit),
+		stderr: unknown(launch.stderrLimit),
 		sandbox: launch.sandbox ?? null,
 	});
 }

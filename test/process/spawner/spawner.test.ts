@@ -57,6 +57,9 @@ for (const containment of backends) {
 		t.match(record.failure_message, /killed by SIGKILL while the command ran; its tree was ended/);
 		t.equal(record.exit_code, null, 'no exit status was seen: none is claimed');
 		t.equal(stdout?.length, 0, 'nothing it wrote counts as its answer');
+		t.same([record.stdout.bytes_seen, record.stdout.overflowed], [null, null], 'what the lost spawner read of its output is unknown, not none');
+		t.ok(record.cleanup_ms > 0, `the trees' end is timed (${record.cleanup_ms.toFixed(1)} ms), not taken for instant`);
+		t.same(record.survivors, [], 'no process carries its marker after the end');
 		const daemon = Number(readFileSync(`${dir}/daemon.pid`, 'utf8'));
 		t.ok(daemon > 0);
 		t.notOk(alive(daemon), 'the daemon that left the group is ended with the spawner\'s trees');
