@@ -4,11 +4,13 @@ import type {TaskResult} from '../report/report-schema.js';
 
 /**
  * The attempt's frozen total budget, checked before each task is launched: tasks launched so far, and tokens the
- * finished tasks used. Tasks already in flight are never stopped; a task with unknown tokens adds nothing it can name.
+ * finished tasks used. Tasks already in flight are never stopped; a task with unknown tokens adds nothing it can name,
+ * so the count is then a lower bound and the refusal says so.
  */
 export class BudgetGate {
 	#launched = 0;
 	#tokens = 0;
+	#unknownTokens = 0;
 
 	constructor(private readonly budget: TotalBudget | undefined) {}
 
@@ -22,6 +24,8 @@ export class BudgetGate {
 
 	/** A finished task's tokens count against the budget. */
 	finished(result: TaskResult): void {
+		// No usage at all: the task never reached a model (it failed before its execution); null tokens: unknown.
+		if (result.usage !== null && result.usage?.total_tokens === null) this.#unknownTokens += 1;
 		this.#tokens += result.usage?.total_tokens ?? 0;
 	}
 
@@ -29,7 +33,7 @@ export class BudgetGate {
 		const budget = this.budget;
 		if (budget === undefined) return null;
 		if (budget.max_total_tasks !== null && this.#launched >= budget.max_total_tasks) return `${this.#launched} of at most ${budget.max_total_tasks} tasks launched`;
-		if (budget.max_total_tokens !== null && this.#tokens >= budget.max_total_tokens) return `${this.#tokens} of at most ${budget.max_total_tokens} tokens used`;
+		if (budget.max_total_tokens !== null && this.#tokens >= budget.max_total_tokens) return `${this.#unknownTokens === 0 ? '' : 'at least '}${this.#tokens} of at most ${budget.max_total_tokens} tokens used${this.#unknownTokens === 0 ? '' : ` (${this.#unknownTokens} finished task${this.#unknownTokens === 1 ? '' : 's'} with tokens unknown)`}`;
 		return null;
 	}
 }
