@@ -24,6 +24,7 @@ import {ToolError} from '../tools/tool-error.js';
 import type {ToolImplementation} from '../tools/implementations.js';
 import {bindTools} from '../tools/toolset.js';
 import {Deadline} from '../deadline.js';
+import {deepFreeze} from '../deep-freeze.js';
 import {JsonlLog} from './jsonl-log.js';
 import {Transcript} from './transcript.js';
 import {UsageMeter} from './usage-meter.js';
@@ -60,8 +61,17 @@ type FinishingTool = Extract<ToolImplementation, {kind: 'finish'}>;
 /** The harness a run uses, checked: the value, or why it cannot be run. */
 type CheckedHarness = {ok: true; harness: Harness; fingerprint: HarnessFingerprint} | {ok: false; problem: string};
 
+// The built-in harness is one constant: checked once per thread (its parse and digest were ~0.8 ms of every task's
+// thread time, bench/README.md), and frozen, so that no run can change it for the next.
+let builtinChecked: CheckedHarness | undefined;
+
 function checkHarness(value: Harness | undefined): CheckedHarness {
-	const parsed = parseHarness(value ?? builtinAgent);
+	if (value === undefined) return (builtinChecked ??= deepFreeze(checkValue(builtinAgent)));
+	return checkValue(value);
+}
+
+function checkValue(value: Harness): CheckedHarness {
+	const parsed = parseHarness(value);
 	if (!parsed.ok) return {ok: false, problem: `the harness is not valid: ${parsed.problem}`};
 	return {ok: true, harness: parsed.harness, fingerprint: fingerprintHarness(parsed.harness)};
 }

@@ -1,15 +1,8 @@
 import type {ChatMessage, TranscriptEntry} from '../../sdk/plugin.js';
+import {deepFreeze} from '../deep-freeze.js';
 import type {JsonlLog} from './jsonl-log.js';
 
 type NewEntry = Omit<TranscriptEntry, 'index'>;
-
-function deepFreeze<T>(value: T): T {
-	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const inner of Object.values(value)) deepFreeze(inner);
-	}
-	return value;
-}
 
 /** The conversation: every record is appended to messages.jsonl as it is admitted. */
 export class Transcript {

@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {capabilityIds, type AgentRequestTransformInput, type AgentRequestTransformOutput, type ChatMessage} from '../../sdk/plugin.js';
 import type {Deadline} from '../deadline.js';
+import {deepFreeze} from '../deep-freeze.js';
 import type {JsonlLog} from '../loop/jsonl-log.js';
 import {invokeProvider} from './invoke-provider.js';
 import type {LoadedPlugin} from './loaded-plugin.js';
@@ -45,13 +46,5 @@ export async function transformRequest(
 }
 
 function deepFrozenCopy<T>(value: T): T {
-	const copy = structuredClone(value);
-	const freeze = (inner: unknown): void => {
-		if (inner !== null && typeof inner === 'object') {
-			Object.freeze(inner);
-			for (const child of Object.values(inner)) freeze(child);
-		}
-	};
-	freeze(copy);
-	return copy;
+	return deepFreeze(structuredClone(value));
 }

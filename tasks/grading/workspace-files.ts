@@ -1,4 +1,4 @@
-import {closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats} from 'node:fs';
+import {closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, type Stats} from 'node:fs';
 import {readdir} from 'node:fs/promises';
 import {join, relative, resolve, sep} from 'node:path';
 import {sha256} from '../../files/sha256.js';
@@ -107,6 +107,14 @@ export async function changedFiles(workspace: string, originalsDir: string, path
  */
 export async function workspaceEntries(workspace: string): Promise<string[]> {
 	const found: string[] = [];
+	// A small tree is listed synchronously (a thread-pool trip per folder cost more than the listing); past
+	// `smallTreeEntries` it is listed again, folder by folder through the pool, so a huge one never blocks the thread.
+	const small = (folder: string, prefix: string): boolean => readdirSync(folder, {withFileTypes: true}).every(entry => {
+		found.push(`${prefix}${entry.name}`);
+		return found.length <= smallTreeEntries && (!entry.isDirectory() || small(join(folder, entry.name), `${prefix}${entry.name}/`));
+	});
+	if (small(workspace, '')) return found.sort();
+	found.length = 0;
 	const visit = async (folder: string, prefix: string): Promise<void> => {
 		for (const entry of await readdir(folder, {withFileTypes: true})) {
 			found.push(`${prefix}${entry.name}`);
@@ -116,3 +124,5 @@ export async function workspaceEntries(workspace: string): Promise<string[]> {
 	await visit(workspace, '');
 	return found.sort();
 }
+
+const smallTreeEntries = 64;

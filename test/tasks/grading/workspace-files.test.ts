@@ -74,6 +74,15 @@ t.test('the workspace\'s entries: folders, files and links, a link never followe
 	t.same(await workspaceEntries(dir), ['a', 'a/b', 'a/b/c.txt', 'a/loop', 'root']);
 });
 
+t.test('a tree past the small listing is listed whole the other way, links still not followed', async t => {
+	const dir = await tempDir(t, 'hlab-entries-many-');
+	const names = Array.from({length: 100}, (_, index) => `f${String(index).padStart(3, '0')}`);
+	mkdirSync(join(dir, 'deep/er'), {recursive: true});
+	for (const name of names) writeFileSync(join(dir, 'deep/er', name), '');
+	symlinkSync('/', join(dir, 'deep/root'));
+	t.same(await workspaceEntries(dir), ['deep', 'deep/er', ...names.map(name => `deep/er/${name}`), 'deep/root']);
+});
+
 t.test('a model\'s `ln -s / root` fails the no-file-added check at once, and the grader does not walk the machine', async t => {
 	const dir = join(await tempDir(t, 'hlab-root-link-'), 'ws');
 	const task = getTask('answer_from_prompt')!;
