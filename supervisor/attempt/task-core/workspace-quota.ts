@@ -7,8 +7,15 @@ import type {TaskFailure} from './failed-result.js';
 /** How often a running task's workspace is measured: often enough that a runaway writer is stopped early, rarely enough to cost little. */
 export const quotaIntervalMs = 100;
 
-/** A measurement's share of the time at most: a workspace of many files (an installed node_modules) is walked less often. */
+/**
+ * The measurements' share of the supervisor's time at most, all watched workspaces together: a workspace of many files
+ * (an installed node_modules) is walked less often, and so is each of many running at once, so that 256 such
+ * workspaces in flight do not take 256 twentieths of the thread.
+ */
 const measureShare = 1 / 20;
+
+/** Workspaces watched right now, in this thread. */
+let watching = 0;
 
 /**
  * Up to this many files, a tree in memory is measured synchronously: a trip through the thread pool for each folder and
@@ -17,9 +24,9 @@ const measureShare = 1 / 20;
  */
 const smallTreeFiles = 64;
 
-/** The wait before the next measurement: the interval, or longer when walking the workspace took long. */
-export function nextWaitMs(intervalMs: number, lastMeasureMs: number): number {
-	return Math.max(intervalMs, Math.round(lastMeasureMs / measureShare));
+/** The wait before the next measurement: the interval, or longer when walking the workspace took long or many are watched. */
+export function nextWaitMs(intervalMs: number, lastMeasureMs: number, watched = 1): number {
+	return Math.max(intervalMs, Math.round((lastMeasureMs * watched) / measureShare));
 }
 
 /** A running task's workspace under its limit: a signal that ends the task when the workspace grows past it. */
@@ -65,12 +72,14 @@ export function watchWorkspace(workspace: string | QuotaScope, limitBytes: numbe
 	const poll = (): void => {
 		timer = setTimeout(() => void measure().then(() => {
 			if (!stopped && over === null) poll();
-		}), nextWaitMs(intervalMs, lastMeasureMs));
+		}), nextWaitMs(intervalMs, lastMeasureMs, watching));
 	};
+	watching += 1;
 	poll();
 	let finished: Promise<TaskFailure | null> | null = null;
 	const finish = async (): Promise<TaskFailure | null> => {
 		stopped = true;
+		watching -= 1;
 		clearTimeout(timer);
 		if (over === null) await measure();
 		return over === null ? null : exceeded(over, limitBytes, scope);

@@ -61,3 +61,19 @@ t.test('a workspace that takes long to walk is walked less often: measuring cost
 	t.equal(nextWaitMs(100, 5), 100);
 	t.equal(nextWaitMs(100, 30), 600, 'a 30 ms walk waits 600 ms');
 });
+
+t.test('many workspaces watched at once share the twentieth: each is walked less often as more run', async t => {
+	t.equal(nextWaitMs(100, 0.2, 8), 100, 'eight small workspaces: each every interval');
+	t.equal(nextWaitMs(100, 0.2, 256), 1024, 'at 256 in flight a 0.2 ms walk waits about a second');
+	t.equal(nextWaitMs(100, 30, 2), 1200, 'a long walk and a second workspace: twice the wait');
+});
+
+t.test('a workspace among many watched at once is still measured at its end: the limit holds, later', async t => {
+	const idle = await Promise.all(Array.from({length: 300}, () => tempDir(t)));
+	const others = idle.map(dir => watchWorkspace(dir, 64 * 1024, new AbortController().signal, 10));
+	const dir = await tempDir(t);
+	const quota = watchWorkspace(dir, 64 * 1024, new AbortController().signal, 10);
+	await writeFile(join(dir, 'big'), Buffer.alloc(256 * 1024, 1));
+	t.match(await quota.finish(), {reason: 'workspace_limit'}, 'the end\'s measure finds it over');
+	await Promise.all(others.map(other => other.finish()));
+});
