@@ -73,6 +73,7 @@ function resultWritten(dir: string): string[] {
  */
 async function waitForPhase(phase: Phase, parent: string, dir: string, ended: () => boolean): Promise<boolean> {
 	const watchers: FSWatcher[] = [];
+	let dirWatched = false;
 	try {
 		return await new Promise<boolean>(resolve => {
 			const look = (_event?: string, name?: string | null): void => {
@@ -80,7 +81,11 @@ async function waitForPhase(phase: Phase, parent: string, dir: string, ended: ()
 					if (phase === 'report-write' && name?.startsWith('.report.json.')) return resolve(true);
 					if (reached(phase, parent, dir)) return resolve(true);
 					if (ended()) return resolve(false);
-					if (watchers.length === 1 && existsSync(dir)) watchers.push(watch(dir, look));
+					// The evidence directory's own events, once it exists: its files' names come from them alone.
+					if (!dirWatched && existsSync(dir)) {
+						watchers.push(watch(dir, look));
+						dirWatched = true;
+					}
 				} catch {}
 			};
 			watchers.push(watch(parent, look));
