@@ -33,7 +33,16 @@ export class BudgetGate {
 		const budget = this.budget;
 		if (budget === undefined) return null;
 		if (budget.max_total_tasks !== null && this.#launched >= budget.max_total_tasks) return `${this.#launched} of at most ${budget.max_total_tasks} tasks launched`;
-		if (budget.max_total_tokens !== null && this.#tokens >= budget.max_total_tokens) return `${this.#unknownTokens === 0 ? '' : 'at least '}${this.#tokens} of at most ${budget.max_total_tokens} tokens used${this.#unknownTokens === 0 ? '' : ` (${this.#unknownTokens} finished task${this.#unknownTokens === 1 ? '' : 's'} with tokens unknown)`}`;
+		if (budget.max_total_tokens !== null && this.#tokens >= budget.max_total_tokens) return `${this.#tokensUsed()} of at most ${budget.max_total_tokens} tokens used${this.#unknownNote()}`;
 		return null;
+	}
+
+	#tokensUsed(): string {
+		return this.#unknownTokens === 0 ? String(this.#tokens) : `at least ${this.#tokens}`;
+	}
+
+	#unknownNote(): string {
+		const count = this.#unknownTokens;
+		return count === 0 ? '' : `; the tokens of ${count} finished task${count === 1 ? '' : 's'} are unknown`;
 	}
 }

@@ -3,7 +3,7 @@ import type {TaskFailure} from './failed-result.js';
 
 /**
  * How long one reading of a root's free space serves the tasks that start after it: at hundreds of tasks a second, a
- * statfs each was a thread-pool trip per task (bench/README.md, "The runtime root's free space"); the check guards
+ * statfs each was a thread-pool trip per task (bench/README.md, "The task threads' per-task work"); the check guards
  * against a root already full, which a tenth of a second does not hide.
  */
 const readingServesMs = 100;

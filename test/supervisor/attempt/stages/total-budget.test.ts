@@ -25,5 +25,5 @@ t.test('with a task\'s tokens unknown, the count is a lower bound and the refusa
 	gate.finished(failedResult(1, 't1', {reason: 'init', message: 'not prepared'}));
 	gate.launch();
 	gate.finished(used(2, 120));
-	t.same(gate.launch(), {reason: 'budget', message: 'not launched: the attempt\'s total budget is spent (at least 120 of at most 100 tokens used (1 finished task with tokens unknown))'});
+	t.same(gate.launch(), {reason: 'budget', message: 'not launched: the attempt\'s total budget is spent (at least 120 of at most 100 tokens used; the tokens of 1 finished task are unknown)'});
 });
