@@ -25,7 +25,7 @@ export class BudgetGate {
 	/** A finished task's tokens count against the budget. */
 	finished(result: TaskResult): void {
 		// No usage at all: the task never reached a model (it failed before its execution); null tokens: unknown.
-		if (result.usage !== null && result.usage?.total_tokens === null) this.#unknownTokens += 1;
+		if (result.usage !== null && result.usage.total_tokens === null) this.#unknownTokens += 1;
 		this.#tokens += result.usage?.total_tokens ?? 0;
 	}
 
