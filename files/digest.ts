@@ -16,10 +16,10 @@ export function digestJson(value: unknown): Digest {
 	return digestBytes(canonicalJson(value));
 }
 
-/** The digest of a regular file's bytes (streamed), or null when it cannot be read. */
-export async function digestFile(path: string): Promise<Digest | null> {
+/** The digest of a regular file's bytes (streamed), or null when it cannot be read; `remember` as fileDigest's. */
+export async function digestFile(path: string, options?: {remember?: boolean}): Promise<Digest | null> {
 	try {
-		return (await fileDigest(path)) as Digest;
+		return (await fileDigest(path, options)) as Digest;
 	} catch {
 		return null;
 	}

@@ -17,8 +17,10 @@ const chunkBytes = 1n << 20n;
  * A file hashed before (by this process or another, see digest-cache.ts) is not read again while its device, inode,
  * size, mtime and ctime are unchanged and its ctime was settled when it was hashed: every write moves ctime past the
  * hash time, which no user can set back. A known file costs one stat.
+ * `remember: false` hashes without filing the file's own entry: for a tree whose whole is cached (see stampsKey), where
+ * thousands of per-file entries would only push other entries out of the cache.
  */
-export async function fileDigest(path: string): Promise<string> {
+export async function fileDigest(path: string, {remember = true}: {remember?: boolean} = {}): Promise<string> {
 	// Synchronous: a stat answers in microseconds, a trip through the thread pool costs ten times that, per file of a build.
 	const info = statSync(path, {bigint: true});
 	if (!info.isFile()) throw notRegular(path);
@@ -27,7 +29,7 @@ export async function fileDigest(path: string): Promise<string> {
 	if (known !== undefined) return `sha256:${known}`;
 	let hashing = pending.get(stamp);
 	if (hashing === undefined) {
-		hashing = hashFile(path, sharedCache()).finally(() => pending.delete(stamp));
+		hashing = hashFile(path, remember ? sharedCache() : null).finally(() => pending.delete(stamp));
 		pending.set(stamp, hashing);
 	}
 	return hashing;
@@ -75,7 +77,7 @@ function notRegular(path: string): Error {
 	return Object.assign(new Error(`${path} is not a regular file`), {code: 'ENOTREG', path});
 }
 
-async function hashFile(path: string, known: DigestCache): Promise<string> {
+async function hashFile(path: string, known: DigestCache | null): Promise<string> {
 	// Non-blocking, so that opening a FIFO put in the file's place since the stat returns at once.
 	const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
@@ -88,7 +90,7 @@ async function hashFile(path: string, known: DigestCache): Promise<string> {
 		if (info.size <= chunkBytes) hash.update(await handle.readFile());
 		else for await (const chunk of handle.createReadStream({highWaterMark: Number(chunkBytes), autoClose: false})) hash.update(chunk as Buffer);
 		const hex = hash.digest('hex');
-		if (hashedAt - info.ctimeNs > settledNs && hashedAt - info.mtimeNs > settledNs) known.set(stampOf(info), hex);
+		if (known !== null && hashedAt - info.ctimeNs > settledNs && hashedAt - info.mtimeNs > settledNs) known.set(stampOf(info), hex);
 		return `sha256:${hex}`;
 	} finally {
 		await handle.close();

