@@ -15,7 +15,7 @@ const CacheFile = z.object({
 	entries: z.custom<Record<string, unknown>>(value => typeof value === 'object' && value !== null && !Array.isArray(value)),
 });
 
-/** The supervisor, its packages and two host builds (~7,000 files each); older entries go first, and loading stays a few ms. */
+/** A few checkouts' own files (~3,500 each) with room to spare: a package, an agent's tree and a host build take one entry each (stamps-key.ts). Older entries go first. */
 const maxEntries = 20_000;
 const hex = /^[0-9a-f]{64}$/;
 
