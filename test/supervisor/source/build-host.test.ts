@@ -22,6 +22,7 @@ t.test('build-host makes a self-contained host whose digest covers every file an
 	}
 	t.ok(Object.keys(record.files).some(name => name.startsWith('tasks/') && name.includes('/files/')), 'task data files are reachable from the build');
 	t.notOk(Object.keys(record.files).some(name => name.startsWith('node_modules/typescript/') || name.startsWith('node_modules/tap/')), 'dev packages are not copied');
+	t.notOk(Object.keys(record.files).some(name => /^dist\/(test|bench|examples)\//.test(name)), 'the folders the package does not ship are not compiled');
 	const launcher = await readFile(join(out, 'hlab'), 'utf8');
 	t.ok(launcher.includes(`'${process.execPath}'`), 'the launcher names node by absolute path');
 
