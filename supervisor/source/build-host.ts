@@ -1,5 +1,4 @@
-import {access, chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {access, chmod, cp, mkdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {existsSync} from 'node:fs';
 import {dirname, join, resolve} from 'node:path';
 import {z} from 'zod';
@@ -10,6 +9,7 @@ import {BuildRecord, buildSchema} from './build-record.js';
 import {readCheckoutState} from './checkout-state.js';
 import {SourceError} from './git.js';
 import {buildDigestOf, digestTree} from './tree-digest.js';
+import {writeShippedTsconfig} from './shipped-tsconfig.js';
 import {writeJson} from '../../files/write-json.js';
 
 export const launcherName = 'hlab';
@@ -17,7 +17,6 @@ export const launcherName = 'hlab';
 const compileTimeoutMs = 300_000;
 
 const PackageJson = z.object({files: z.array(z.string()).optional()}).loose();
-const TsConfig = z.object({include: z.array(z.string()), compilerOptions: z.object({typeRoots: z.array(z.string()).optional()}).loose().optional()}).loose();
 const Lock = z.object({packages: z.record(z.string(), z.object({dev: z.boolean().optional(), devOptional: z.boolean().optional()}).loose())}).loose();
 
 export interface BuildHostOptions {
@@ -47,8 +46,9 @@ export async function buildHost(options: BuildHostOptions): Promise<BuildRecord>
 		if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SourceError('output_exists', `${out} already exists; each build needs a new folder`);
 		throw error;
 	}
-	const compiler = await compile(root, out, nodePath);
-	for (const entry of await publishedEntries(root)) {
+	const {files: packageFiles = []} = PackageJson.parse(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')));
+	const compiler = await compile(root, out, nodePath, packageFiles);
+	for (const entry of await publishedEntries(root, packageFiles)) {
 		await cp(join(root, entry), join(out, entry), {recursive: true, verbatimSymlinks: true});
 	}
 	const copied = await copyProductionPackages(root, out);
@@ -83,36 +83,18 @@ function shellQuote(text: string): string {
  * The folders whose compiled files the package leaves out (its tests, benches and examples) are not compiled: a third
  * of the sources, which no host runs.
  */
-async function compile(root: string, out: string, nodePath: string): Promise<BuildRecord['compiler']> {
+async function compile(root: string, out: string, nodePath: string, packageFiles: string[]): Promise<BuildRecord['compiler']> {
 	// The compiler's `.js` entry, not its extensionless bin: a loader hook in the environment cannot mistake it for CommonJS.
 	const entry = join(root, 'node_modules', 'typescript', 'lib', 'tsc.js');
 	const tsc = existsSync(entry) ? entry : join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-	const config = await shippedConfig(root);
+	const shipped = await writeShippedTsconfig(root, packageFiles);
 	try {
-		const argv = [nodePath, tsc, '-p', config, '--outDir', join(out, 'dist')];
+		const argv = [nodePath, tsc, '-p', shipped ?? join(root, 'tsconfig.json'), '--outDir', join(out, 'dist')];
 		const run = await buildStep(argv, root, `the TypeScript build of ${root}`);
 		return {argv, wall_ms: run.record.wall_ms};
 	} finally {
-		await rm(dirname(config), {recursive: true, force: true});
+		if (shipped !== null) await rm(dirname(shipped), {recursive: true, force: true});
 	}
-}
-
-/**
- * A tsconfig in a folder of its own that extends the checkout's and includes only its shipped folders: those of the
- * checkout's `include` whose `dist/` form package.json's `files` does not exclude (`!dist/test`).
- */
-async function shippedConfig(root: string): Promise<string> {
-	const base = join(root, 'tsconfig.json');
-	const {include, compilerOptions} = TsConfig.parse(JSON.parse(await readFile(base, 'utf8')));
-	const {files = []} = PackageJson.parse(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')));
-	const unshipped = new Set(files.filter(entry => /^!dist\/[^/*]+$/.test(entry)).map(entry => entry.slice('!dist/'.length)));
-	const dir = await mkdtemp(join(tmpdir(), 'hlab-build-tsconfig-'));
-	const config = join(dir, 'tsconfig.json');
-	// include is relative to the file naming it, so the shipped folders are named by absolute path; and the default
-	// typeRoots are looked for from the folder of the config, so the checkout's are named unless it names its own.
-	const options = compilerOptions?.typeRoots === undefined ? {typeRoots: [join(root, 'node_modules', '@types')]} : {};
-	await writeFile(config, JSON.stringify({extends: base, compilerOptions: options, include: include.filter(folder => !unshipped.has(folder)).map(folder => join(root, folder))}));
-	return config;
 }
 
 /** Bundles the build's dist/ with the checkout's bundler, after the packages are copied: the bundle inlines the build's own copies. */
@@ -133,9 +115,8 @@ async function buildStep(argv: string[], root: string, what: string): Promise<Gr
 }
 
 /** The package's published folders and files (package.json `files`) plus the SDK sources, without dist (compiled fresh). */
-async function publishedEntries(root: string): Promise<string[]> {
-	const pkg = PackageJson.parse(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')));
-	const wanted = new Set(['package.json', 'package-lock.json', 'sdk', ...(pkg.files ?? [])]);
+async function publishedEntries(root: string, packageFiles: string[]): Promise<string[]> {
+	const wanted = new Set(['package.json', 'package-lock.json', 'sdk', ...packageFiles]);
 	wanted.delete('dist');
 	const present: string[] = [];
 	for (const entry of [...wanted].sort()) {

@@ -1,0 +1,39 @@
+import {mkdtemp, readFile, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {z} from 'zod';
+
+const TsConfig = z.object({
+	include: z.array(z.string()),
+	compilerOptions: z.object({typeRoots: z.array(z.string()).optional()}).loose().optional(),
+}).loose();
+
+/**
+ * Writes a tsconfig, in a new temporary folder the caller removes, that extends the checkout's and includes only the
+ * folders the package ships: those of its `include` whose `dist/` form `packageFiles` (package.json's `files`) does not
+ * exclude (`!dist/test`). Returns its path; null when the checkout's tsconfig is not plain JSON with an `include` list
+ * (a changed checkout may write comments in it), and then the checkout's own config is the one to compile with.
+ */
+export async function writeShippedTsconfig(root: string, packageFiles: string[]): Promise<string | null> {
+	const base = join(root, 'tsconfig.json');
+	const parsed = TsConfig.safeParse(plainJson(await readFile(base, 'utf8')));
+	if (!parsed.success) return null;
+	const {include, compilerOptions} = parsed.data;
+	const unshipped = new Set(packageFiles.filter(entry => /^!dist\/[^/*]+$/.test(entry)).map(entry => entry.slice('!dist/'.length)));
+	const config = join(await mkdtemp(join(tmpdir(), 'hlab-build-tsconfig-')), 'tsconfig.json');
+	// include is relative to the file naming it, so the shipped folders are named by absolute path; and the default
+	// typeRoots are looked for from the folder of the config, so the checkout's are named unless it names its own.
+	const options = compilerOptions?.typeRoots === undefined ? {typeRoots: [join(root, 'node_modules', '@types')]} : {};
+	const shipped = include.filter(folder => !unshipped.has(folder)).map(folder => join(root, folder));
+	await writeFile(config, JSON.stringify({extends: base, compilerOptions: options, include: shipped}));
+	return config;
+}
+
+/** The value of a JSON text; undefined when the text is not JSON. */
+function plainJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
