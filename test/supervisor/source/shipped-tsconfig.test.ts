@@ -23,18 +23,24 @@ async function checkout(t: Test, tsconfig: string): Promise<string> {
 	return root;
 }
 
-/** The written config, read back; removes its folder when the test ends. */
-async function readConfig(t: Test, config: string | null): Promise<{extends: string; include: string[]; compilerOptions: {typeRoots?: string[]}}> {
-	if (config === null) throw new Error('no config was written');
-	t.teardown(() => rm(dirname(config), {recursive: true, force: true}));
-	return JSON.parse(await readFile(config, 'utf8'));
+interface Written {
+	path: string;
+	config: {extends: string; include: string[]; compilerOptions: {typeRoots?: string[]}};
+}
+
+/** The config written for `root`, with its path; its folder is removed when the test ends. */
+async function shippedConfig(t: Test, root: string): Promise<Written> {
+	const path = await writeShippedTsconfig(root, packageFiles);
+	if (path === null) throw new Error('no config was written');
+	t.teardown(() => rm(dirname(path), {recursive: true, force: true}));
+	return {path, config: JSON.parse(await readFile(path, 'utf8'))};
 }
 
 const plain = JSON.stringify({compilerOptions: {module: 'nodenext', types: ['node'], strict: true, rootDir: '.'}, include: ['src', 'test', 'bench']});
 
 t.test('the config includes the folders whose dist/ form the package ships, by absolute path, and extends the checkout\'s', async t => {
 	const root = await checkout(t, plain);
-	const config = await readConfig(t, await writeShippedTsconfig(root, packageFiles));
+	const {config} = await shippedConfig(t, root);
 	t.same(config.include, [join(root, 'src')], 'test and bench are left out');
 	t.equal(config.extends, join(root, 'tsconfig.json'));
 	t.same(config.compilerOptions.typeRoots, [join(root, 'node_modules', '@types')], 'the checkout\'s type roots, which a config elsewhere would not find');
@@ -42,11 +48,10 @@ t.test('the config includes the folders whose dist/ form the package ships, by a
 
 t.test('tsc compiles the shipped folder with it, and nothing of the tests', async t => {
 	const root = await checkout(t, plain);
-	const config = await writeShippedTsconfig(root, packageFiles);
-	await readConfig(t, config);
+	const {path} = await shippedConfig(t, root);
 	const out = join(root, 'dist');
 	const tsc = join(installRoot, 'node_modules', 'typescript', 'lib', 'tsc.js');
-	const run = await runInGroup({argv: [process.execPath, tsc, '-p', config!, '--outDir', out], cwd: root, deadlineMs: 120_000});
+	const run = await runInGroup({argv: [process.execPath, tsc, '-p', path, '--outDir', out], cwd: root, deadlineMs: 120_000});
 	t.equal(run.record.exit_code, 0, run.stdout?.toString() ?? '');
 	t.ok(existsSync(join(out, 'src', 'main.js')), 'the shipped source is compiled, its node types found');
 	t.notOk(existsSync(join(out, 'test')), 'the tests are not');
@@ -54,7 +59,7 @@ t.test('tsc compiles the shipped folder with it, and nothing of the tests', asyn
 
 t.test('a checkout that names its own type roots keeps them', async t => {
 	const root = await checkout(t, JSON.stringify({compilerOptions: {typeRoots: ['./types']}, include: ['src']}));
-	const config = await readConfig(t, await writeShippedTsconfig(root, packageFiles));
+	const {config} = await shippedConfig(t, root);
 	t.same(config.compilerOptions, {}, 'nothing overrides what the base says');
 });
 
