@@ -1,4 +1,5 @@
-import {access, chmod, cp, mkdir, readFile, rm, writeFile} from 'node:fs/promises';
+import {access, chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
 import {existsSync} from 'node:fs';
 import {dirname, join, resolve} from 'node:path';
 import {z} from 'zod';
@@ -87,13 +88,14 @@ async function compile(root: string, out: string, nodePath: string, packageFiles
 	// The compiler's `.js` entry, not its extensionless bin: a loader hook in the environment cannot mistake it for CommonJS.
 	const entry = join(root, 'node_modules', 'typescript', 'lib', 'tsc.js');
 	const tsc = existsSync(entry) ? entry : join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-	const shipped = await writeShippedTsconfig(root, packageFiles);
+	const configDir = await mkdtemp(join(tmpdir(), 'hlab-build-tsconfig-'));
 	try {
+		const shipped = await writeShippedTsconfig(root, packageFiles, configDir);
 		const argv = [nodePath, tsc, '-p', shipped ?? join(root, 'tsconfig.json'), '--outDir', join(out, 'dist')];
 		const run = await buildStep(argv, root, `the TypeScript build of ${root}`);
 		return {argv, wall_ms: run.record.wall_ms};
 	} finally {
-		if (shipped !== null) await rm(dirname(shipped), {recursive: true, force: true});
+		await rm(configDir, {recursive: true, force: true});
 	}
 }
 

@@ -1,5 +1,4 @@
-import {mkdtemp, readFile, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {z} from 'zod';
 
@@ -9,18 +8,18 @@ const TsConfig = z.object({
 }).loose();
 
 /**
- * Writes a tsconfig, in a new temporary folder the caller removes, that extends the checkout's and includes only the
+ * Writes `dir/tsconfig.json`, a config that extends the checkout's and includes only the
  * folders the package ships: those of its `include` whose `dist/` form `packageFiles` (package.json's `files`) does not
  * exclude (`!dist/test`). Returns its path; null when the checkout's tsconfig is not plain JSON with an `include` list
  * (a changed checkout may write comments in it), and then the checkout's own config is the one to compile with.
  */
-export async function writeShippedTsconfig(root: string, packageFiles: string[]): Promise<string | null> {
+export async function writeShippedTsconfig(root: string, packageFiles: string[], dir: string): Promise<string | null> {
 	const base = join(root, 'tsconfig.json');
 	const parsed = TsConfig.safeParse(plainJson(await readFile(base, 'utf8')));
 	if (!parsed.success) return null;
 	const {include, compilerOptions} = parsed.data;
 	const unshipped = new Set(packageFiles.filter(entry => /^!dist\/[^/*]+$/.test(entry)).map(entry => entry.slice('!dist/'.length)));
-	const config = join(await mkdtemp(join(tmpdir(), 'hlab-build-tsconfig-')), 'tsconfig.json');
+	const config = join(dir, 'tsconfig.json');
 	// include is relative to the file naming it, so the shipped folders are named by absolute path; and the default
 	// typeRoots are looked for from the folder of the config, so the checkout's are named unless it names its own.
 	const options = compilerOptions?.typeRoots === undefined ? {typeRoots: [join(root, 'node_modules', '@types')]} : {};

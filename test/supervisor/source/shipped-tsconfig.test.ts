@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
-import {mkdir, readFile, rm, symlink, writeFile} from 'node:fs/promises';
-import {dirname, join} from 'node:path';
+import {mkdir, readFile, symlink, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
 import t, {type Test} from 'tap';
 import {installRoot} from '../../../files/install-root.js';
 import {runInGroup} from '../../../process/index.js';
@@ -28,11 +28,10 @@ interface Written {
 	config: {extends: string; include: string[]; compilerOptions: {typeRoots?: string[]}};
 }
 
-/** The config written for `root`, with its path; its folder is removed when the test ends. */
+/** The config written for `root` into a folder of the test's, with its path. */
 async function shippedConfig(t: Test, root: string): Promise<Written> {
-	const path = await writeShippedTsconfig(root, packageFiles);
+	const path = await writeShippedTsconfig(root, packageFiles, await tempDir(t, 'hlab-shipped-config-'));
 	if (path === null) throw new Error('no config was written');
-	t.teardown(() => rm(dirname(path), {recursive: true, force: true}));
 	return {path, config: JSON.parse(await readFile(path, 'utf8'))};
 }
 
@@ -69,6 +68,6 @@ t.test('a tsconfig that is not plain JSON with an include list gets no narrowed 
 		['files in place of include', JSON.stringify({compilerOptions: {}, files: ['src/main.ts']})],
 	] as const) {
 		const root = await checkout(t, text);
-		t.equal(await writeShippedTsconfig(root, packageFiles), null, what);
+		t.equal(await writeShippedTsconfig(root, packageFiles, await tempDir(t, 'hlab-shipped-config-')), null, what);
 	}
 });
