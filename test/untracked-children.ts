@@ -4,10 +4,11 @@
  * under a test file then runs a module-loader thread, records every file it loads and turns on source maps, about
  * twice the CPU of a start (`hlab eval --list`: 0.43 s alone, 0.99 s tracked). The suite uses neither the tracker's
  * coverage (off in .taprc) nor its process database, so from here on a test file's processes start as a user's
- * would: a hook added after the tracker's takes the tracker out of the environment it handed the child.
+ * would: a hook added after the tracker's takes the tracker out of the environment it handed the child, and with it the
+ * option scripts/tap.sh adds to stop the tracker's module hook in the test file itself.
  */
 const spawnHooks = Symbol.for('process-on-spawn@*:singletonId');
-const trackerOption = /(^|\s)"?--(import|loader)=\S*@tapjs\/processinfo\/\S*?"?(?=\s|$)/g;
+const trackerOption = /(^|\s)"?--(import|loader)="?\S*(@tapjs\/processinfo\/\S*?|\/tap-tracker-off\.mjs)"?(?=\s|$)/g;
 
 interface SpawnHooks {
 	listeners: Array<(options: {env: NodeJS.ProcessEnv}) => void>;
