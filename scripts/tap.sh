@@ -19,10 +19,11 @@ trap 'rm -rf "$state"' EXIT
 started="$state/started"
 touch "$started"
 mkdir "$state/keys" "$state/tmp" "$state/shared"
-# tap's process tracker hooks every module a test file loads, off the main thread, for coverage the suite does not take:
-# scripts/tap-tracker-off.mjs, loaded before it, drops that hook (test/untracked-children.ts keeps both out of the tests' children).
-tracker_off="--import=\"$(cd "$(dirname "$0")" && pwd)/tap-tracker-off.mjs\""
-HLAB_STATE_DIR="$state/keys" TMPDIR="$state/tmp" HLAB_TEST_SHARED="$state/shared" NODE_OPTIONS="$tracker_off${NODE_OPTIONS:+ $NODE_OPTIONS}" tap "$@"
+# Every test file's process loads scripts/tap-preload.mjs before tap's own preloads: it turns away the module hook tap's
+# process tracker registers off the main thread, and turns on the compile cache (test/untracked-children.ts keeps the
+# option and the tracker out of the tests' children).
+preload="--import=\"$(cd "$(dirname "$0")" && pwd)/tap-preload.mjs\""
+HLAB_STATE_DIR="$state/keys" TMPDIR="$state/tmp" HLAB_TEST_SHARED="$state/shared" NODE_OPTIONS="$preload${NODE_OPTIONS:+ $NODE_OPTIONS}" tap "$@"
 status=$?
 # The ten slowest files of this run, from each file's own total in tap's results.
 find .tap/test-results -name '*.tap' -newer "$started" -print0 2>/dev/null |

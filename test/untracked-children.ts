@@ -8,7 +8,7 @@
  * option scripts/tap.sh adds to stop the tracker's module hook in the test file itself.
  */
 const spawnHooks = Symbol.for('process-on-spawn@*:singletonId');
-const trackerOption = /(^|\s)"?--(import|loader)="?\S*(@tapjs\/processinfo\/\S*?|\/tap-tracker-off\.mjs)"?(?=\s|$)/g;
+const trackerOption = /(^|\s)"?--(import|loader)="?\S*(@tapjs\/processinfo\/\S*?|\/tap-preload\.mjs)"?(?=\s|$)/g;
 
 interface SpawnHooks {
 	listeners: Array<(options: {env: NodeJS.ProcessEnv}) => void>;
