@@ -19,9 +19,7 @@ trap 'rm -rf "$state"' EXIT
 started="$state/started"
 touch "$started"
 mkdir "$state/keys" "$state/tmp" "$state/shared"
-# Every test file's process loads scripts/tap-preload.mjs before tap's own preloads: it turns away the module hook tap's
-# process tracker registers off the main thread, and turns on the compile cache (test/untracked-children.ts keeps the
-# option and the tracker out of the tests' children).
+# Each test file's process loads scripts/tap-preload.mjs (what it does, and why, is said there) before tap's own preloads.
 preload="--import=\"$(cd "$(dirname "$0")" && pwd)/tap-preload.mjs\""
 HLAB_STATE_DIR="$state/keys" TMPDIR="$state/tmp" HLAB_TEST_SHARED="$state/shared" NODE_OPTIONS="$preload${NODE_OPTIONS:+ $NODE_OPTIONS}" tap "$@"
 status=$?
