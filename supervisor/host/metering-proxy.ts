@@ -12,7 +12,6 @@ import type {ProxyRefusals} from './host-records.js';
 // Required, not imported: importing node:http as a module reads each of its exports, and its WebSocket getters load undici (~25 ms of every start).
 const require = createRequire(import.meta.url);
 const {createServer, request: httpRequest} = require('node:http') as typeof import('node:http');
-const {request: httpsRequest} = require('node:https') as typeof import('node:https');
 
 /** A request body bigger than this is refused: no agent's conversation is this big, and the proxy holds it to check it. */
 const requestLimit = 64 * 1024 * 1024;
@@ -149,7 +148,8 @@ interface Forwarded {
 }
 
 function forward({target, apiKey, incoming, outgoing, counts, flavour, request: json, body}: Forwarded): void {
-	const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+	// node:https only for an https upstream: it brings TLS, ~12 CPU-ms of every start that loads the proxy (bench/README.md).
+	const send = target.protocol === 'https:' ? (require('node:https') as typeof import('node:https')).request : httpRequest;
 	const headers = {...headersFor(incoming.headers, apiKey), 'content-length': String(body.length)};
 	const request = send(target, {method: incoming.method, headers}, response => {
 		outgoing.writeHead(response.statusCode ?? 502, response.headers);

@@ -1,4 +1,5 @@
-import {createServer, type IncomingMessage, type Server} from 'node:http';
+import {createServer, type IncomingMessage, type RequestListener, type Server} from 'node:http';
+import {createServer as createTlsServer, globalAgent} from 'node:https';
 import type {AddressInfo} from 'node:net';
 import {mkdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
@@ -13,11 +14,11 @@ checkNoLeaks(t);
 
 const usage = (prompt: number, completion: number) => ({prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion});
 
-/** A real loopback provider: answers by path, and remembers the Authorization header of every request. */
-async function upstream(t: Test): Promise<{url: string; seen: Array<string | null>; abandoned: string[]}> {
+/** A real loopback provider: answers by path, and remembers the Authorization header of every request; over https with `tls`. */
+async function upstream(t: Test, tls?: {key: string; cert: string}): Promise<{url: string; seen: Array<string | null>; abandoned: string[]}> {
 	const seen: Array<string | null> = [];
 	const abandoned: string[] = [];
-	const server: Server = createServer((request: IncomingMessage, response) => {
+	const answer: RequestListener = (request: IncomingMessage, response) => {
 		seen.push(request.headers.authorization ?? null);
 		const path = request.url ?? '';
 		request.resume();
@@ -42,13 +43,14 @@ async function upstream(t: Test): Promise<{url: string; seen: Array<string | nul
 				response.end(JSON.stringify({id: 'c1', choices: [{message: {role: 'assistant', content: 'ok'}}], usage: usage(11, 4)}));
 			}
 		});
-	});
+	};
+	const server: Server = tls === undefined ? createServer(answer) : createTlsServer(tls, answer);
 	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', () => resolve()));
 	t.teardown(() => new Promise<void>(resolve => {
 		server.closeAllConnections();
 		server.close(() => resolve());
 	}));
-	return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, abandoned};
+	return {url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, abandoned};
 }
 
 const chatBody = JSON.stringify({model: 'm', messages: [{role: 'user', content: 'x'}]});
@@ -72,6 +74,23 @@ t.test('the proxy forwards the response unchanged, adds the supervisor\'s key, a
 	await limited.text();
 	t.same(proxy.usage(), {turns: 2, input_tokens: 18, output_tokens: 7, cache_read_tokens: null, cache_write_tokens: null, total_tokens: 25, cost_usd: null, token_source: 'provider'}, 'two answered turns; the refused request is not one');
 	t.equal(proxy.requests(), 3);
+});
+
+t.test('an https provider is reached over TLS, metered the same', async t => {
+	const fixtures = join(import.meta.dirname, '../../../../test/fixtures/tls');
+	const [key, cert] = await Promise.all([readFile(join(fixtures, 'loopback.key'), 'utf8'), readFile(join(fixtures, 'loopback.crt'), 'utf8')]);
+	const provider = await upstream(t, {key, cert});
+	// The proxy's requests go through the default agent: it trusts the test's certificate for this test only.
+	globalAgent.options.ca = cert;
+	t.teardown(() => void delete globalAgent.options.ca);
+	const proxy = await startMeteringProxy({base_url: provider.url, model: 'm', api_key_env: 'K', reasoning_effort: null}, 'secret-key');
+	t.teardown(() => proxy.close());
+	t.match(proxy.provider.base_url, /^http:\/\/127\.0\.0\.1:\d+$/, 'the host still talks plain http to its proxy on loopback');
+	const answer = await post(`${proxy.provider.base_url}/chat/completions`);
+	t.equal(answer.status, 200, await answer.clone().text());
+	t.same(await answer.json(), {id: 'c1', choices: [{message: {role: 'assistant', content: 'ok'}}], usage: usage(11, 4)});
+	t.same(provider.seen, ['Bearer secret-key'], 'the key went to the provider, inside TLS');
+	t.match(proxy.usage(), {turns: 1, input_tokens: 11, output_tokens: 4, token_source: 'provider'});
 });
 
 t.test('a response lost in flight makes the token count unknown, never a short number', async t => {
