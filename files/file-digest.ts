@@ -44,15 +44,19 @@ function sharedCache(): DigestCache {
  * The stamp fileDigest keys a regular file by, or null when the path is not one or changed too recently to trust its
  * stamp (see settledNs): what a digest derived from many files is cached under (see derivedDigest).
  */
-export function settledStamp(path: string): string | null {
+export function settledStamp(path: string, now: bigint = nowNs()): string | null {
 	try {
 		const info = statSync(path, {bigint: true});
-		const now = BigInt(Date.now()) * 1_000_000n;
 		if (!info.isFile() || now - info.ctimeNs <= settledNs || now - info.mtimeNs <= settledNs) return null;
 		return stampOf(info);
 	} catch {
 		return null;
 	}
+}
+
+/** The clock settledStamp compares with, in nanoseconds: a caller stamping many files reads it once. */
+export function nowNs(): bigint {
+	return BigInt(Date.now()) * 1_000_000n;
 }
 
 /**

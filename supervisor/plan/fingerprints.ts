@@ -19,7 +19,7 @@ export type PackageFingerprint = z.infer<typeof PackageFingerprint>;
 export async function packageFingerprints(root: string): Promise<PackageFingerprint[]> {
 	const found: PackageFingerprint[] = [];
 	// One package at a time: each already reads its files in parallel, and open files stay few.
-	for (const item of await resolveRuntimePackages(root)) found.push(await fingerprint(item));
+	for (const item of resolveRuntimePackages(root)) found.push(await fingerprint(item));
 	const distinct = new Map(found.map(item => [`${item.name} ${item.version} ${item.digest}`, item]));
 	return [...distinct.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
 }

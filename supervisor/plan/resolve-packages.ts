@@ -1,4 +1,4 @@
-import {access, readFile, realpath} from 'node:fs/promises';
+import {existsSync, readFileSync, realpathSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 import {z} from 'zod';
@@ -22,23 +22,25 @@ export interface ResolvedPackage {
 /**
  * Every package the installation at `root` can load at run time: its `dependencies` and, transitively, theirs
  * (with `optionalDependencies` that are present), each resolved from the real folder of the package that needs it.
+ * Synchronous: a few hundred look-ups of cached folders, each far cheaper than a trip through the thread pool, and a
+ * miss costs no error and its stack (every attempt resolves the installation's ~80 packages).
  */
-export async function resolveRuntimePackages(root: string): Promise<ResolvedPackage[]> {
-	const top = await readManifest(root);
+export function resolveRuntimePackages(root: string): ResolvedPackage[] {
+	const top = readManifest(root);
 	const seen = new Map<string, ResolvedPackage>();
 	const missing: ResolvedPackage[] = [];
-	const queue: Array<{from: string; manifest: Manifest}> = [{from: await realpath(root), manifest: top ?? {}}];
+	const queue: Array<{from: string; manifest: Manifest}> = [{from: realpathSync(root), manifest: top ?? {}}];
 	while (queue.length > 0) {
 		const {from, manifest} = queue.shift()!;
 		for (const [name, optional] of wantedNames(manifest)) {
-			const dir = await findPackageDir(name, from);
+			const dir = findPackageDir(name, from);
 			if (dir === null) {
 				// A required package that is absent is recorded as unknown; an absent optional one is simply not installed.
 				if (!optional) missing.push({name, dir: null, manifest: null});
 				continue;
 			}
 			if (seen.has(dir)) continue;
-			const found = await readManifest(dir);
+			const found = readManifest(dir);
 			seen.set(dir, {name, dir, manifest: found});
 			queue.push({from: dir, manifest: found ?? {}});
 		}
@@ -53,22 +55,16 @@ function wantedNames(manifest: Manifest): Array<[string, boolean]> {
 }
 
 /** Node's lookup for a bare name from a folder (each node_modules up the tree, nearest first), followed to the real folder. */
-async function findPackageDir(name: string, from: string): Promise<string | null> {
+function findPackageDir(name: string, from: string): string | null {
 	const lookup = createRequire(join(from, 'package.json')).resolve.paths(name) ?? [];
-	for (const modules of lookup) {
-		try {
-			await access(join(modules, name, 'package.json'));
-			return await realpath(join(modules, name));
-		} catch {
-			// Not in this node_modules; Node looks in the next one up.
-		}
-	}
-	return null;
+	// Not in this node_modules: Node looks in the next one up.
+	const modules = lookup.find(folder => existsSync(join(folder, name, 'package.json')));
+	return modules === undefined ? null : realpathSync(join(modules, name));
 }
 
-async function readManifest(dir: string): Promise<Manifest | null> {
+function readManifest(dir: string): Manifest | null {
 	try {
-		return Manifest.parse(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')));
+		return Manifest.parse(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
 	} catch {
 		return null;
 	}
