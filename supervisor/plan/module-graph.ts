@@ -46,14 +46,16 @@ export async function digestModuleGraph(root: string, entries: readonly string[]
  * `module-graphs.json` beside the file digests (digest-cache.ts): graphs found by earlier processes, checked as above
  * before use, so esbuild runs once per change of the deciding code, not once per attempt (~0.35 s each, measured).
  */
-const SavedGraphs = z.object({schema: z.literal('harness-lab/module-graphs@1'), graphs: z.record(z.string(), z.record(z.string(), z.string().nullable()))});
+const SavedGraphs = z.object({schema: z.literal('harness-lab/module-graphs@1'), graphs: z.record(z.string(), z.unknown())});
+/** One graph, checked when it is the one wanted: every admission reads the file, and checking its ~15,000 names each time cost more than reading it. */
+const SavedGraph = z.record(z.string(), z.string().nullable());
 const savedGraphsKept = 32;
 
 function savedGraphsPath(): string {
 	return join(digestCacheDir(), 'module-graphs.json');
 }
 
-function readSavedGraphs(): Record<string, Record<string, string | null>> {
+function readSavedGraphs(): Record<string, unknown> {
 	try {
 		return SavedGraphs.parse(JSON.parse(readFileSync(savedGraphsPath(), 'utf8'))).graphs;
 	} catch {
@@ -64,7 +66,8 @@ function readSavedGraphs(): Record<string, Record<string, string | null>> {
 
 function readSavedGraph(key: string): GraphFiles | undefined {
 	const graphs = readSavedGraphs();
-	return Object.hasOwn(graphs, key) ? graphs[key] as GraphFiles : undefined;
+	const parsed = Object.hasOwn(graphs, key) ? SavedGraph.safeParse(graphs[key]) : null;
+	return parsed?.success ? parsed.data as GraphFiles : undefined;
 }
 
 function saveGraph(key: string, files: GraphFiles): void {
