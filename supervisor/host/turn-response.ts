@@ -1,4 +1,5 @@
 import {ReportedUsage} from '../../engine/loop/usage-meter.js';
+import {jsonOrNull} from '../../files/json-or-null.js';
 import {SseParser} from './sse-parser.js';
 import type {TurnFlavour} from './turn-request.js';
 
@@ -38,7 +39,7 @@ export class TurnResponse {
 
 	finish(): TurnReading {
 		if (this.size > readLimit) return {usage: null, output: [], read: false};
-		if (this.parser === null) this.answered(parseJson(Buffer.concat(this.json).toString('utf8')));
+		if (this.parser === null) this.answered(objectOf(jsonOrNull(Buffer.concat(this.json).toString('utf8'))));
 		else for (const event of this.parser.end()) this.streamed(event.data);
 		return {usage: this.usage, output: this.output, read: true};
 	}
@@ -46,8 +47,8 @@ export class TurnResponse {
 	/** One event of a stream: a chat chunk or a Responses event. */
 	private streamed(data: string): void {
 		if (data === '[DONE]') return;
-		const event = parseJson(data);
-		if (event === null) return;
+		// Not JSON, or not an object: an event with nothing to count.
+		const event = objectOf(jsonOrNull(data));
 		if (this.flavour === 'chat') {
 			this.usage = chatUsage(event.usage) ?? this.usage;
 			for (const choice of arrayOf(event.choices)) collectText(objectOf(choice).delta, this.output);
@@ -60,8 +61,7 @@ export class TurnResponse {
 	}
 
 	/** A whole JSON answer. */
-	private answered(body: Record<string, unknown> | null): void {
-		if (body === null) return;
+	private answered(body: Record<string, unknown>): void {
 		if (this.flavour === 'chat') {
 			this.usage = chatUsage(body.usage);
 			for (const choice of arrayOf(body.choices)) collectText(objectOf(choice).message, this.output);
@@ -102,13 +102,6 @@ export function collectText(value: unknown, into: string[]): void {
 	}
 }
 
-function parseJson(text: string): Record<string, unknown> | null {
-	try {
-		return objectOf(JSON.parse(text));
-	} catch {
-		return null;
-	}
-}
 
 const objectOf = (value: unknown): Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {};
 const arrayOf = (value: unknown): unknown[] => Array.isArray(value) ? value : [];

@@ -1,6 +1,7 @@
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {z} from 'zod';
+import {jsonOrNull} from '../../files/json-or-null.js';
 
 const TsConfig = z.object({
 	include: z.array(z.string()),
@@ -15,7 +16,7 @@ const TsConfig = z.object({
  */
 export async function writeShippedTsconfig(root: string, packageFiles: string[], dir: string): Promise<string | null> {
 	const base = join(root, 'tsconfig.json');
-	const parsed = TsConfig.safeParse(plainJson(await readFile(base, 'utf8')));
+	const parsed = TsConfig.safeParse(jsonOrNull(await readFile(base, 'utf8')));
 	if (!parsed.success) return null;
 	const {include, compilerOptions} = parsed.data;
 	const unshipped = new Set(packageFiles.filter(entry => /^!dist\/[^/*]+$/.test(entry)).map(entry => entry.slice('!dist/'.length)));
@@ -28,11 +29,3 @@ export async function writeShippedTsconfig(root: string, packageFiles: string[],
 	return config;
 }
 
-/** The value of a JSON text; undefined when the text is not JSON. */
-function plainJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
