@@ -102,6 +102,5 @@ export function collectText(value: unknown, into: string[]): void {
 	}
 }
 
-
 const objectOf = (value: unknown): Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {};
 const arrayOf = (value: unknown): unknown[] => Array.isArray(value) ? value : [];
