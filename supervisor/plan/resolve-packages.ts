@@ -56,10 +56,15 @@ function wantedNames(manifest: Manifest): Array<[string, boolean]> {
 
 /** Node's lookup for a bare name from a folder (each node_modules up the tree, nearest first), followed to the real folder. */
 function findPackageDir(name: string, from: string): string | null {
-	const lookup = createRequire(join(from, 'package.json')).resolve.paths(name) ?? [];
-	// Not in this node_modules: Node looks in the next one up.
-	const modules = lookup.find(folder => existsSync(join(folder, name, 'package.json')));
-	return modules === undefined ? null : realpathSync(join(modules, name));
+	for (const modules of createRequire(join(from, 'package.json')).resolve.paths(name) ?? []) {
+		if (!existsSync(join(modules, name, 'package.json'))) continue;
+		try {
+			return realpathSync(join(modules, name));
+		} catch {
+			// Listed but not readable to the end: Node looks in the next node_modules up, as for a miss.
+		}
+	}
+	return null;
 }
 
 function readManifest(dir: string): Manifest | null {
