@@ -22,25 +22,23 @@ export async function loadTokenizer(): Promise<Tiktoken> {
  */
 export function buildTokenizer(ranks: TiktokenBPE): Tiktoken {
 	const built = new Tiktoken({...ranks, bpe_ranks: ''});
-	const index = indexRanks(ranks.bpe_ranks);
-	Object.assign(built, {rankMap: new RankLookup(index.rankOf), textMap: new TextLookup(index.tokenOf)});
+	const rankOf = indexRanks(ranks.bpe_ranks);
+	Object.assign(built, {rankMap: new RankLookup(rankOf), textMap: new TextLookup(rankOf)});
 	return built;
 }
 
 /** A line of the ranks text is `! OFFSET TOKEN...`: the tokens, in base64, have consecutive ranks from OFFSET. */
-function indexRanks(text: string): {rankOf: Map<string, number>; tokenOf: Map<number, string>} {
+function indexRanks(text: string): Map<string, number> {
 	const rankOf = new Map<string, number>();
-	const tokenOf = new Map<number, string>();
 	for (const line of text.split('\n')) {
 		const fields = line.split(' ');
 		if (fields.length < 2) continue;
 		const offset = Number.parseInt(fields[1]!, 10);
 		for (let index = 2; index < fields.length; index++) {
 			rankOf.set(fields[index]!, offset + index - 2);
-			tokenOf.set(offset + index - 2, fields[index]!);
 		}
 	}
-	return {rankOf, tokenOf};
+	return rankOf;
 }
 
 /** Byte sequence (`1,2,3`, the library's key) to rank, found in the base64 index on first use and kept. */
@@ -63,17 +61,23 @@ class RankLookup {
 	}
 }
 
-/** Rank to bytes, for decoding. */
+/** Rank to bytes, for decoding. Its table is made when first asked: counting tokens, all a scripted server does, never decodes (~10 ms a start). */
 class TextLookup {
-	constructor(readonly tokenOf: Map<number, string>) {}
+	#tokenOf: Map<number, string> | null = null;
+	constructor(readonly rankOf: Map<string, number>) {}
 
 	get size(): number {
-		return this.tokenOf.size;
+		return this.table().size;
 	}
 
 	get(rank: number): Uint8Array | undefined {
-		const token = this.tokenOf.get(rank);
+		const token = this.table().get(rank);
 		return token === undefined ? undefined : Uint8Array.from(Buffer.from(token, 'base64'));
+	}
+
+	private table(): Map<number, string> {
+		this.#tokenOf ??= new Map([...this.rankOf].map(([token, rank]) => [rank, token]));
+		return this.#tokenOf;
 	}
 }
 
