@@ -24,7 +24,12 @@ t.test('the real opencode, offline against the scripted provider, writes the fil
 	t.equal(run.collected.finalText, 'Wrote hello.txt.');
 	t.equal(run.collected.usageClaim?.turns, 2, 'its title request is not in its own claim');
 	t.equal(run.outputs.exitCode, 0);
-	t.match(run.outputs.stderr, /background dependency install failed.*127\.0\.0\.1:9/, 'its plugin install asked the closed loopback port, nothing beyond');
+	// The plugin install runs in the background: on a loaded machine opencode can finish its task before the install
+	// reports. Whatever it reported asked the closed loopback port, and no registry beyond it was named.
+	const installs = run.outputs.stderr.split('\n').filter(line => line.includes('background dependency install'));
+	for (const line of installs) t.match(line, /failed.*http:\/\/127\.0\.0\.1:9\//, 'its plugin install asked the closed loopback port');
+	t.notMatch(run.outputs.stderr, /registry\.npmjs\.org|registry\.yarnpkg\.com/, 'no public registry is named');
+	t.comment(`opencode: ${installs.length === 0 ? 'finished before its plugin install reported' : 'its plugin install failed on the closed port'}`);
 	t.strictSame(run.leaks, []);
 	t.comment(`opencode: ${Math.round(run.wallMs)} ms`);
 });
