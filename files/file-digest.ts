@@ -47,7 +47,7 @@ function sharedCache(): DigestCache {
 export function settledStamp(path: string, now: bigint = nowNs()): string | null {
 	try {
 		const info = statSync(path, {bigint: true});
-		if (!info.isFile() || now - info.ctimeNs <= settledNs || now - info.mtimeNs <= settledNs) return null;
+		if (!info.isFile() || !isSettled(info, now)) return null;
 		return stampOf(info);
 	} catch {
 		return null;
@@ -57,6 +57,11 @@ export function settledStamp(path: string, now: bigint = nowNs()): string | null
 /** The clock settledStamp compares with, in nanoseconds: a caller stamping many files reads it once. */
 export function nowNs(): bigint {
 	return BigInt(Date.now()) * 1_000_000n;
+}
+
+/** Neither the bytes nor the inode changed in the last settledNs before `now`: the stamp cannot be shared with a write still to come. */
+export function isSettled(info: {mtimeNs: bigint; ctimeNs: bigint}, now: bigint = nowNs()): boolean {
+	return now - info.ctimeNs > settledNs && now - info.mtimeNs > settledNs;
 }
 
 /**
@@ -88,13 +93,13 @@ async function hashFile(path: string, known: DigestCache | null): Promise<string
 		// The stamp of what is read, not of what was stat'ed a moment ago: the file may have changed between.
 		const info = await handle.stat({bigint: true});
 		if (!info.isFile()) throw notRegular(path);
-		const hashedAt = BigInt(Date.now()) * 1_000_000n;
+		const hashedAt = nowNs();
 		const hash = createHash('sha256');
 		// Most files are small: one read of the whole file costs far less than a stream and its 1 MiB buffers.
 		if (info.size <= chunkBytes) hash.update(await handle.readFile());
 		else for await (const chunk of handle.createReadStream({highWaterMark: Number(chunkBytes), autoClose: false})) hash.update(chunk as Buffer);
 		const hex = hash.digest('hex');
-		if (known !== null && hashedAt - info.ctimeNs > settledNs && hashedAt - info.mtimeNs > settledNs) known.set(stampOf(info), hex);
+		if (known !== null && isSettled(info, hashedAt)) known.set(stampOf(info), hex);
 		return `sha256:${hex}`;
 	} finally {
 		await handle.close();

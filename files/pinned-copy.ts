@@ -2,15 +2,13 @@ import {constants, type BigIntStats} from 'node:fs';
 import {chmod, copyFile, link, mkdir, rename, stat, unlink} from 'node:fs/promises';
 import {join} from 'node:path';
 import {digestCacheDir} from './digest-cache.js';
-import {fileDigest} from './file-digest.js';
+import {fileDigest, isSettled} from './file-digest.js';
 
 /** How a pinned copy was made: a clone of the bytes, a hard link to the user's store, or a plain copy. */
 export type CopyKind = 'reflink' | 'link' | 'copy';
 
 /** Smaller files are copied: a copy costs less than the store's bookkeeping. */
 const storedFromBytes = 1n << 20n;
-/** A stamp this recent could be shared with a write in the same tick (see fileDigest). */
-const settledNs = 2_000_000_000n;
 
 /**
  * Puts the bytes of `from` at `to` (which must not exist) for the evidence and returns their digest, without copying a
@@ -70,7 +68,6 @@ async function storedCopy(from: string, digest: string, info: BigIntStats): Prom
 }
 
 function settledAndSame(before: BigIntStats, after: BigIntStats): boolean {
-	const now = BigInt(Date.now()) * 1_000_000n;
 	return before.dev === after.dev && before.ino === after.ino && before.size === after.size
-		&& before.mtimeNs === after.mtimeNs && before.ctimeNs === after.ctimeNs && now - after.ctimeNs > settledNs && now - after.mtimeNs > settledNs;
+		&& before.mtimeNs === after.mtimeNs && before.ctimeNs === after.ctimeNs && isSettled(after);
 }

@@ -61,7 +61,10 @@ class RankLookup {
 	}
 }
 
-/** Rank to bytes, for decoding. Its table is made when first asked: counting tokens, all a scripted server does, never decodes (~10 ms a start). */
+/**
+ * Rank to bytes, for decoding. Its table is made when first asked: counting tokens, all a scripted server does, never
+ * decodes (~10 ms a start).
+ */
 class TextLookup {
 	#tokenOf: Map<number, string> | null = null;
 	constructor(readonly rankOf: Map<string, number>) {}
