@@ -1,8 +1,12 @@
 import {execFileSync} from 'node:child_process';
+import {readFile, writeFile} from 'node:fs/promises';
 import module from 'node:module';
 import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import t from 'tap';
+import {installRoot} from '../files/install-root.js';
 import {checkNoLeaks} from './leak-check.js';
+import {tempDir} from './temp-dir.js';
 
 // scripts/tap.sh loads scripts/tap-preload.mjs before tap's process tracker: without it, every module a test file
 // imports crosses to a module-loader thread and back, and is compiled again in every file (bench/README.md).
@@ -24,4 +28,22 @@ t.test('a test file\'s children start without the preload and without the tracke
 	checkNoLeaks(t);
 	const options = execFileSync(process.execPath, ['-e', 'process.stdout.write(process.env.NODE_OPTIONS ?? "")'], {encoding: 'utf8'});
 	t.equal(options, '');
+});
+
+t.test('a test file\'s process records its CPU as it exits, with that of the processes it waited for; no other process does', async t => {
+	checkNoLeaks(t);
+	const dir = await tempDir(t, 'hlab-test-cpu-');
+	const record = join(dir, 'cpu.tsv');
+	// The probe's child spins for 300 ms of CPU; the probe waits for it, so the child's time is the probe's children's.
+	const probe = "import {execFileSync} from 'node:child_process';\nexecFileSync(process.execPath, ['-e', 'const end = performance.now() + 300; while (performance.now() < end);']);\n";
+	await Promise.all(['probe.test.js', 'probe.js'].map(name => writeFile(join(dir, name), probe)));
+	for (const name of ['probe.test.js', 'probe.js']) {
+		execFileSync(process.execPath, [`--import=${join(installRoot, 'scripts', 'tap-preload.mjs')}`, name], {cwd: dir, env: {...process.env, HLAB_TEST_CPU: record}});
+	}
+	const lines = (await readFile(record, 'utf8')).trimEnd().split('\n');
+	t.equal(lines.length, 1, 'one line, from the test file only');
+	const [total, own, file] = lines[0]!.split('\t');
+	t.equal(file, 'probe.test.js', 'named relative to where it ran');
+	t.ok(Number(total) >= 250, `the waited-for child's 300 ms are counted (${total} ms in all)`);
+	t.ok(Number(own) < Number(total) - 250, `its own CPU is apart (${own} ms)`);
 });
