@@ -3,6 +3,7 @@ import {readFile, writeFile} from 'node:fs/promises';
 import module from 'node:module';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {Worker} from 'node:worker_threads';
 import t from 'tap';
 import {installRoot} from '../files/install-root.js';
 import {checkNoLeaks} from './leak-check.js';
@@ -26,8 +27,12 @@ t.test('the test file\'s modules are compiled through a compile cache in the run
 
 t.test('a test file\'s children start without the preload and without the tracker, as a user\'s processes would', async t => {
 	checkNoLeaks(t);
-	const options = execFileSync(process.execPath, ['-e', 'process.stdout.write(process.env.NODE_OPTIONS ?? "")'], {encoding: 'utf8'});
-	t.equal(options, '');
+	const show = 'process.stdout.write(process.env.NODE_OPTIONS ?? "")';
+	t.equal(execFileSync(process.execPath, ['-e', show], {encoding: 'utf8'}), '', 'from the file\'s own thread');
+	// An attempt run in the test file's process starts its tool commands and graders from worker threads.
+	const fromThread = `require('node:worker_threads').parentPort.postMessage(require('node:child_process').execFileSync(process.execPath, ['-e', ${JSON.stringify(show)}], {encoding: 'utf8'}))`;
+	const options = await new Promise(resolve => new Worker(fromThread, {eval: true}).once('message', resolve));
+	t.equal(options, '', 'from a worker thread');
 });
 
 t.test('a test file\'s process records its CPU as it exits, with that of the processes it waited for, and only it', async t => {

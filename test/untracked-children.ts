@@ -23,12 +23,22 @@ export function untrackChildren(): void {
 	hooks.listeners.push(options => {
 		options.env = withoutTracker(options.env);
 	});
+	// A worker thread (an attempt run in the test file's own process) gets a copy of this environment, and its spawns pass
+	// no hook of this thread: the options that load the tracker go from the copy's source too.
+	const options = nodeOptionsWithoutTracker(process.env.NODE_OPTIONS);
+	if (options === undefined) delete process.env.NODE_OPTIONS;
+	else process.env.NODE_OPTIONS = options;
 }
 
 function withoutTracker(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 	const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('_TAPJS_PROCESSINFO_')));
-	const options = (kept.NODE_OPTIONS ?? '').replace(trackerOption, '').trim();
-	if (options === '') delete kept.NODE_OPTIONS;
+	const options = nodeOptionsWithoutTracker(kept.NODE_OPTIONS);
+	if (options === undefined) delete kept.NODE_OPTIONS;
 	else kept.NODE_OPTIONS = options;
 	return kept;
+}
+
+function nodeOptionsWithoutTracker(value: string | undefined): string | undefined {
+	const options = (value ?? '').replace(trackerOption, '').trim();
+	return options === '' ? undefined : options;
 }
