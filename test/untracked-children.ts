@@ -25,20 +25,18 @@ export function untrackChildren(): void {
 	});
 	// A worker thread (an attempt run in the test file's own process) gets a copy of this environment, and its spawns pass
 	// no hook of this thread: the options that load the tracker go from the copy's source too.
-	const options = nodeOptionsWithoutTracker(process.env.NODE_OPTIONS);
-	if (options === undefined) delete process.env.NODE_OPTIONS;
-	else process.env.NODE_OPTIONS = options;
+	dropTrackerOptions(process.env);
 }
 
 function withoutTracker(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 	const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('_TAPJS_PROCESSINFO_')));
-	const options = nodeOptionsWithoutTracker(kept.NODE_OPTIONS);
-	if (options === undefined) delete kept.NODE_OPTIONS;
-	else kept.NODE_OPTIONS = options;
+	dropTrackerOptions(kept);
 	return kept;
 }
 
-function nodeOptionsWithoutTracker(value: string | undefined): string | undefined {
-	const options = (value ?? '').replace(trackerOption, '').trim();
-	return options === '' ? undefined : options;
+/** Takes the options that load the tracker (and this suite's preload) out of the environment's NODE_OPTIONS, in place. */
+function dropTrackerOptions(env: NodeJS.ProcessEnv): void {
+	const options = (env.NODE_OPTIONS ?? '').replace(trackerOption, '').trim();
+	if (options === '') delete env.NODE_OPTIONS;
+	else env.NODE_OPTIONS = options;
 }
