@@ -3,15 +3,12 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import type {Test} from 'tap';
 import {findMarked} from '../process/find-members.js';
 import {readTable} from '../process/proc-table.js';
-import {untrackChildren} from './untracked-children.js';
 
 /**
  * Marks every process this test file starts (they inherit the environment) and,
  * when the file ends, fails the file if any of them is still running, then kills them so one leak stays one failure.
  */
 export function checkNoLeaks(t: Test): void {
-	// Every file that starts processes comes here: they start without tap's process tracker.
-	untrackChildren();
 	const key = `HLAB_TEST_FILE_${randomUUID().replaceAll('-', '')}`;
 	process.env[key] = '1';
 	t.teardown(async () => {

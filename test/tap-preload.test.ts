@@ -9,15 +9,16 @@ import {installRoot} from '../files/install-root.js';
 import {checkNoLeaks} from './leak-check.js';
 import {tempDir} from './temp-dir.js';
 
-// scripts/tap.sh loads scripts/tap-preload.mjs before tap's process tracker: without it, every module a test file
-// imports crosses to a module-loader thread and back, and is compiled again in every file (bench/README.md).
-t.test('a test file loads its modules on its own thread: the tracker registered no module-loader thread', async t => {
-	const report = process.report.getReport() as {workers: unknown[]};
-	t.equal(report.workers.length, 0, 'no worker thread (the tracker\'s hooks thread would be one)');
+// scripts/tap.sh loads scripts/tap-preload.mjs before tap's process tracker, which tap adds to every test file: without
+// it, every test file loads the tracker's modules, and every module it imports crosses to a module-loader thread and back.
+t.test('a test file runs without tap\'s process tracker', async t => {
+	t.equal((globalThis as Record<symbol, unknown>)[Symbol.for('@tapjs/processinfo.ProcessInfoNodeData')], undefined, 'the tracker never started');
+	t.match(process.execArgv.join(' '), /@tapjs\/processinfo\/dist\/esm\/import\.mjs/, 'though tap asked for it');
 });
 
-t.test('module.register is Node\'s own again once the tracker has been turned away', async t => {
-	t.equal(module.register.name, 'register');
+t.test('a test file loads its modules on its own thread: no module-loader thread was registered', async t => {
+	const report = process.report.getReport() as {workers: unknown[]};
+	t.equal(report.workers.length, 0, 'no worker thread (the tracker\'s hooks thread would be one)');
 });
 
 t.test('the test file\'s modules are compiled through a compile cache in the run\'s own temporary folder', async t => {

@@ -6,6 +6,7 @@ import {cgroupBase} from '../../../process/cgroup/cgroup-base.js';
 import {isRunning, readStat} from '../../../process/proc-table.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {groupCases} from '../group-cases.js';
+import {tempDir} from '../../temp-dir.js';
 
 checkNoLeaks(t);
 
@@ -51,7 +52,7 @@ for (const containment of backends) {
 		t.teardown(() => own.close());
 		// The attack: find the parent, SIGKILL it, leave a daemon behind, then write a good answer and exit 0.
 		const script = 'setsid -f sh -c \'echo $$ > daemon.pid; exec sleep 300\'; sleep 0.2; kill -9 $PPID; sleep 0.5; echo \'{"ok":true}\'; exit 0';
-		const dir = t.testdir({});
+		const dir = await tempDir(t);
 		const {record, stdout} = await own.run({argv: sh(script), cwd: dir, containment, deadlineMs: 30_000, graceMs: 200});
 		t.equal(record.failure, 'spawner', 'the named reason');
 		t.match(record.failure_message, /killed by SIGKILL while the command ran; its tree was ended/);
@@ -72,7 +73,7 @@ for (const containment of backends) {
 t.test('every launch in flight fails when the spawner dies, not only the one that killed it', async t => {
 	const own = await startSpawner();
 	t.teardown(() => own.close());
-	const dir = t.testdir({});
+	const dir = await tempDir(t);
 	const bystander = own.run({argv: sh('echo $$ > bystander.pid; exec sleep 300'), cwd: dir, deadlineMs: 30_000});
 	await sleep(300);
 	const killer = await own.run({argv: sh('kill -9 $PPID; sleep 300'), deadlineMs: 30_000});
@@ -85,7 +86,7 @@ t.test('every launch in flight fails when the spawner dies, not only the one tha
 t.test('a spawner stopped by its command is taken for hung past the deadline, ended, and the launch fails', async t => {
 	const own = await startSpawner({answerSlackMs: 500});
 	t.teardown(() => own.close());
-	const dir = t.testdir({});
+	const dir = await tempDir(t);
 	const started = performance.now();
 	const {record} = await own.run({argv: sh('echo $PPID > spawner.pid; kill -STOP $PPID; exec sleep 300'), cwd: dir, deadlineMs: 300, graceMs: 100});
 	const spawnerPid = Number(readFileSync(`${dir}/spawner.pid`, 'utf8'));
