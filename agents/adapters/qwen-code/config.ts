@@ -6,8 +6,10 @@ export const settingsPath = '.qwen/settings.json';
 
 /**
  * `settings.json`: OpenAI-compatible auth, every model alias pinned to the plan's, every update, telemetry and
- * usage-statistics switch off, and the background agents that would make requests of their own (memory extraction,
- * dream, skill review, follow-up suggestions, speculation) off, so every request is the task's main loop.
+ * usage-statistics switch off, the background agents that would make requests of their own (memory extraction,
+ * dream, skill review, follow-up suggestions, speculation) off, so every request is the task's main loop, and its
+ * sleep inhibitor off: on Linux it starts `systemd-inhibit` for every model request, which asks the machine's logind
+ * over D-Bus, a channel out of the task.
  */
 export function settingsJson(spec: QwenSpec, task: AgentTask): string {
 	const {model} = task;
@@ -20,7 +22,7 @@ export function settingsJson(spec: QwenSpec, task: AgentTask): string {
 		advisorModel: model,
 		visionModel: model,
 		modelFallbacks: '',
-		general: {enableAutoUpdate: false},
+		general: {enableAutoUpdate: false, preventSystemSleep: false},
 		privacy: {usageStatisticsEnabled: false},
 		telemetry: {enabled: false},
 		memory: {enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false},

@@ -34,6 +34,7 @@ t.test('Qwen Code runs headless from its cli.js, yolo, stream-json, its budgets 
 	t.strictSame(settings.security.auth, {selectedType: 'openai'});
 	t.strictSame([settings.general.enableAutoUpdate, settings.privacy.usageStatisticsEnabled, settings.telemetry.enabled], [false, false, false]);
 	t.strictSame(settings.memory, {enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false}, 'no background agent makes requests of its own');
+	t.equal(settings.general.preventSystemSleep, false, 'no sleep inhibitor: it would ask the machine\'s logind over D-Bus');
 	t.equal(settings.tools, undefined);
 });
 

@@ -1,9 +1,10 @@
-import {readFile} from 'node:fs/promises';
+import {access, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import t from 'tap';
 import {qwenCodeAdapter as adapter} from '../../../../agents/adapters/qwen-code/index.js';
 import type {QwenSpec} from '../../../../agents/adapters/qwen-code/spec.js';
 import {checkNoLeaks} from '../../../leak-check.js';
+import {tempDir} from '../../../temp-dir.js';
 import {exampleSpec, notStored, runAgent, scriptedProvider, storedPackage, taskFor} from '../agent-run.js';
 
 checkNoLeaks(t);
@@ -19,6 +20,14 @@ t.test('the real Qwen Code, offline against the scripted provider, writes the fi
 		{tool_calls: [{function: {name: 'write_file', arguments: {file_path: join(task.workspace, 'hello.txt'), content: 'hi\n'}}}]},
 		{content: 'Wrote hello.txt.'},
 	]});
+	// A stand-in for systemd-inhibit first on its PATH, which notes each call: Qwen Code's sleep inhibitor would start
+	// one for every model request (and probe it with --help first), asking the machine's logind over D-Bus.
+	const bin = await tempDir(t, 'hlab-test-bin-');
+	const called = join(bin, 'called');
+	await writeFile(join(bin, 'systemd-inhibit'), `#!/bin/sh\necho "$*" >> '${called}'\nexit 1\n`, {mode: 0o755});
+	const path = process.env.PATH;
+	process.env.PATH = `${bin}:${path}`;
+	t.teardown(() => void (process.env.PATH = path));
 	const run = await runAgent(adapter, spec, task);
 	t.equal(await readFile(join(task.workspace, 'hello.txt'), 'utf8'), 'hi\n');
 	t.strictSame(run.classification, {status: 'finished'}, run.outputs.stderr);
@@ -26,5 +35,6 @@ t.test('the real Qwen Code, offline against the scripted provider, writes the fi
 	t.equal(run.collected.usageClaim?.turns, 2, 'two requests: no background agent asked for more');
 	t.equal(run.outputs.exitCode, 0);
 	t.strictSame(run.leaks, [], 'no process of its own outlived it');
+	t.equal(await access(called).then(() => readFile(called, 'utf8'), () => null), null, 'it never started systemd-inhibit');
 	t.comment(`qwen-code: ${Math.round(run.wallMs)} ms`);
 });
