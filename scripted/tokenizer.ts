@@ -1,86 +1,65 @@
-import {Tiktoken, type TiktokenBPE} from 'js-tiktoken/lite';
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {Tiktoken} from 'js-tiktoken/lite';
+import {installRoot} from '../files/install-root.js';
+import {decodeRankTable, encodeRankTable, type RankTable} from './rank-table.js';
+
+/** Where the build writes the cl100k_base ranks as a table (scripts/bundle.mjs). */
+export const rankTablePath = join(installRoot, 'dist', 'scripted', 'cl100k_base.ranks');
 
 let encoder: Tiktoken | null = null;
 
 /**
- * Loads the cl100k_base tokenizer, bundled with js-tiktoken (no network), once per process. Its ranks (half the size of o200k's) are a large
- * module that takes a second to build, so only a process that starts a scripted server pays for it.
+ * Loads the cl100k_base tokenizer, bundled with js-tiktoken (no network), once per process: from the table the build
+ * wrote (~7 ms), or, in a build without one (tsc alone), from the library's ranks text made into that table (~0.5 s).
  */
 export async function loadTokenizer(): Promise<Tiktoken> {
-	if (encoder === null) {
-		const ranks = (await import('js-tiktoken/ranks/cl100k_base')).default;
-		encoder ??= buildTokenizer(ranks);
-	}
+	encoder ??= tokenizerOf(await readRankTable() ?? decodeRankTable(await cl100kTable())!);
 	return encoder;
 }
 
+/** The table of the cl100k_base ranks as the library ships them: what the build writes to rankTablePath. */
+export async function cl100kTable(): Promise<Buffer> {
+	return encodeRankTable((await import('js-tiktoken/ranks/cl100k_base')).default);
+}
+
+async function readRankTable(): Promise<RankTable | null> {
+	try {
+		return decodeRankTable(await readFile(rankTablePath));
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+		throw error;
+	}
+}
+
 /**
- * The library's constructor fills a map of 100k byte sequences to ranks (about 0.4 s of CPU in every process that starts
- * a scripted server, measured). A scripted attempt looks up a few thousand of them, so these tables index the ranks
- * text as it is (base64 tokens) and decode an entry the first time it is asked for; js-tiktoken reads its tables only
- * through `get`. test/scripted/tokenizer.test.ts holds them equal to the constructor's, entry for entry.
+ * The library's tokenizer over the table: its constructor would fill a map of 100k byte sequences to ranks, and it
+ * reads its tables only through `get`. test/scripted/tokenizer.test.ts holds them equal to the constructor's, entry
+ * for entry.
  */
-export function buildTokenizer(ranks: TiktokenBPE): Tiktoken {
-	const built = new Tiktoken({...ranks, bpe_ranks: ''});
-	const rankOf = indexRanks(ranks.bpe_ranks);
-	Object.assign(built, {rankMap: new RankLookup(rankOf), textMap: new TextLookup(rankOf)});
+export function tokenizerOf(table: RankTable): Tiktoken {
+	const built = new Tiktoken({pat_str: table.patStr, special_tokens: table.specialTokens, bpe_ranks: ''});
+	Object.assign(built, {rankMap: new RankLookup(table), textMap: {size: table.size, get: (rank: number) => table.bytesOf(rank)}});
 	return built;
 }
 
-/** A line of the ranks text is `! OFFSET TOKEN...`: the tokens, in base64, have consecutive ranks from OFFSET. */
-function indexRanks(text: string): Map<string, number> {
-	const rankOf = new Map<string, number>();
-	for (const line of text.split('\n')) {
-		const fields = line.split(' ');
-		if (fields.length < 2) continue;
-		const offset = Number.parseInt(fields[1]!, 10);
-		for (let index = 2; index < fields.length; index++) {
-			rankOf.set(fields[index]!, offset + index - 2);
-		}
-	}
-	return rankOf;
-}
-
-/** Byte sequence (`1,2,3`, the library's key) to rank, found in the base64 index on first use and kept. */
+/** Byte sequence (`1,2,3`, the library's key) to rank, searched in the table on first use and kept. */
 class RankLookup {
 	// -1: looked up, not a token (most lookups of byte-pair merging are such misses).
 	readonly #found = new Map<string, number>();
-	constructor(readonly byBase64: Map<string, number>) {}
+	constructor(readonly table: RankTable) {}
 
 	get size(): number {
-		return this.byBase64.size;
+		return this.table.size;
 	}
 
 	get(bytes: string): number | undefined {
 		let rank = this.#found.get(bytes);
 		if (rank === undefined) {
-			rank = this.byBase64.get(Buffer.from(bytes.split(',').map(Number)).toString('base64')) ?? -1;
+			rank = this.table.rankOf(Uint8Array.from(bytes.split(','), Number)) ?? -1;
 			this.#found.set(bytes, rank);
 		}
 		return rank < 0 ? undefined : rank;
-	}
-}
-
-/**
- * Rank to bytes, for decoding. Its table is made when first asked: counting tokens, all a scripted server does, never
- * decodes (~10 ms a start).
- */
-class TextLookup {
-	#tokenOf: Map<number, string> | null = null;
-	constructor(readonly rankOf: Map<string, number>) {}
-
-	get size(): number {
-		return this.table().size;
-	}
-
-	get(rank: number): Uint8Array | undefined {
-		const token = this.table().get(rank);
-		return token === undefined ? undefined : Uint8Array.from(Buffer.from(token, 'base64'));
-	}
-
-	private table(): Map<number, string> {
-		this.#tokenOf ??= new Map([...this.rankOf].map(([token, rank]) => [rank, token]));
-		return this.#tokenOf;
 	}
 }
 

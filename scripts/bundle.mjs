@@ -4,6 +4,7 @@
 // Usage: node scripts/bundle.mjs [DIST]. Run after tsc (npm run build; a host build runs it on its own dist/).
 import {rm, writeFile} from 'node:fs/promises';
 import {basename, dirname, join, relative, resolve, sep} from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {build} from 'esbuild';
 
 const dist = resolve(process.argv[2] ?? 'dist');
@@ -72,3 +73,6 @@ await writeFile(join(out, 'bundle.json'), `${JSON.stringify({entries: Object.fro
 // The chunks' package scope, found at once: without it Node's module loader looked for dist/bundle/package.json and
 // dist/package.json again each time (a miss is not cached), ~20 times a task on the supervisor's thread (strace).
 await writeFile(join(out, 'package.json'), `${JSON.stringify({type: 'module'})}\n`);
+// The tokenizer's ranks as a table that a scripted server reads at once instead of indexing them (scripted/rank-table.ts).
+const {cl100kTable, rankTablePath} = await import(pathToFileURL(join(dist, 'scripted', 'tokenizer.js')).href);
+await writeFile(rankTablePath, await cl100kTable());

@@ -10,7 +10,7 @@ const shippedFolders = ['process', 'files', 'controller-protocol', 'sdk', 'harne
 /** Measurements under way, by root: callers that ask at the same moment (the attempt's record, a host session) share one walk. */
 const measuring = new Map<string, Promise<{digest: string; files: number}>>();
 
-/** The digest of the compiled code that runs an attempt, file by file (measured anew by each caller that comes after). */
+/** The digest of the compiled code that runs an attempt, and of the tokenizer's table the build wrote beside it, file by file (measured anew by each caller that comes after). */
 export function buildDigest(root = installRoot): Promise<{digest: string; files: number}> {
 	let measured = measuring.get(root);
 	if (measured === undefined) {
@@ -23,7 +23,7 @@ export function buildDigest(root = installRoot): Promise<{digest: string; files:
 async function measureBuild(root: string): Promise<{digest: string; files: number}> {
 	const files: Record<string, string | null> = {};
 	for (const folder of shippedFolders) {
-		for (const file of walkTreeSync(join(root, 'dist', folder), {suffixes: ['.js']})) files[recordedName(file.path, root)] = await digestFile(file.path);
+		for (const file of walkTreeSync(join(root, 'dist', folder), {suffixes: ['.js', '.ranks']})) files[recordedName(file.path, root)] = await digestFile(file.path);
 	}
 	return {digest: digestJson(files), files: Object.keys(files).length};
 }
