@@ -4,6 +4,9 @@ import {checkNoLeaks} from '../leak-check.js';
 import {exampleAgent, expectSuite, freezeSuite, runSide} from './agent-suite.js';
 
 checkNoLeaks(t);
+// Longer than the suite's 300 s per file: 28 real agent tasks and 7 sandboxed ones took 110–200 s in the clean clones
+// of bench/README.md, and past 300 s in one on a day this machine's cores ran at about half their speed.
+t.setTimeout(900_000);
 
 /*
  * The real agent CLIs of examples/agents/, pinned and installed in harness-lab's store, run the built-in suite through
