@@ -125,7 +125,7 @@ t.test('the package ships what the commands need and nothing of the test suite o
 	t.same(unneeded, [], 'no tests, bench, fixtures, source maps or compiled examples');
 	const internalTypes = packed.files.filter(path => /^dist\/(?!process\/|sdk\/|controller-protocol\/).*\.d\.ts$/.test(path));
 	t.same(internalTypes, [], 'type declarations only for the exported modules');
-	for (const needed of ['bin/hlab.js', 'dist/bundle/main.js', 'dist/bundle/task-worker.js', 'dist/bundle/bundle.json', 'dist/cli/main.js', 'dist/workers/task-worker.js', 'dist/sdk/index.d.ts', 'tasks/sales_report/task.ts', 'examples/candidates/repeated-observation.ts', 'controller-protocol/schema/request.json']) {
+	for (const needed of ['bin/hlab.js', 'dist/bundle/main.js', 'dist/bundle/task-worker.js', 'dist/bundle/bundle.json', 'dist/scripted/cl100k_base.ranks', 'dist/cli/main.js', 'dist/workers/task-worker.js', 'dist/sdk/index.d.ts', 'tasks/sales_report/task.ts', 'examples/candidates/repeated-observation.ts', 'controller-protocol/schema/request.json']) {
 		t.ok(packed.files.includes(needed), `ships ${needed}`);
 	}
 });
