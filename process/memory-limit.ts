@@ -1,6 +1,5 @@
-import {join} from 'node:path';
 import {z} from 'zod';
-import {whyNotExecutable} from './find-executable.js';
+import type {ShimStep} from './start-shim.js';
 
 /** How a tree's memory was bounded: its cgroup's `memory.max` (the whole tree together), or RLIMIT_DATA on each process. */
 export const MemoryLimit = z.object({
@@ -13,22 +12,13 @@ export type MemoryLimit = z.infer<typeof MemoryLimit>;
 
 /**
  * RLIMIT_DATA, not RLIMIT_AS: it counts the private writable memory a process maps (its heap, anonymous mmap), not the
- * address space it merely reserves, which Node and V8 reserve by the gigabyte. util-linux's prlimit sets it and execs the
- * command, so the leader keeps its pid and every child inherits the limit.
+ * address space it merely reserves, which Node and V8 reserve by the gigabyte. The tree's shim sets it with the shell's
+ * `ulimit -d` and execs the command, so the leader keeps its pid and every child inherits the limit.
  */
-export function dataLimitArgv(bytes: number, argv: string[]): {argv: string[]} | {reason: string} {
-	const prlimit = findPrlimit();
-	if (prlimit === null) return {reason: 'its memory limit cannot be set: prlimit (util-linux) was not found'};
-	return {argv: [prlimit, `--data=${bytes}`, '--', ...argv]};
+export function dataLimitStep(bytes: number): ShimStep {
+	// The shell takes whole KiB; the kernel counts data mappings in whole pages, so the same pages are bounded.
+	return {command: `ulimit -d ${Math.floor(bytes / 1024)}`, failure: 'cannot set its memory limit (RLIMIT_DATA)'};
 }
-
-/** Where prlimit is, by absolute path: the command's own PATH may be anything (an agent's is its spec's). */
-function findPrlimit(): string | null {
-	const dirs = [...systemDirs, ...(process.env.PATH ?? '').split(':').filter(dir => dir.startsWith('/'))];
-	return dirs.map(dir => join(dir, 'prlimit')).find(candidate => whyNotExecutable(candidate, '/', undefined) === null) ?? null;
-}
-
-const systemDirs = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
 
 /**
  * The memory limit of a task's tool commands, published to the worker threads through the environment (as the sandbox

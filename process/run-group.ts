@@ -9,7 +9,8 @@ import {readStat} from './proc-table.js';
 import {isStillRunning} from './process-identity.js';
 import {blankRecord, type KilledProcess, type ProcessFailure, type ProcessRecord} from './process-record.js';
 import {settleStreams} from './settle-streams.js';
-import {dataLimitArgv, type MemoryLimit} from './memory-limit.js';
+import type {ShimStep} from './start-shim.js';
+import {dataLimitStep, type MemoryLimit} from './memory-limit.js';
 import {openContainer, type TreeContainer} from './tree-container.js';
 import {checkSandbox} from './sandbox/check-sandbox.js';
 import {sandboxArgv} from './sandbox/sandbox-argv.js';
@@ -128,7 +129,9 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 
 	const env = {...options.env, [markerKey]: '1'};
 	const searchPath = 'PATH' in env ? env.PATH : (options.extendEnv ?? true) ? process.env.PATH : undefined;
-	const notExecutable = containment === 'cgroup' ? whyNotExecutable(file, cwd, searchPath) : null;
+	// Behind a shim, a missing executable would fail at the shim's exec, after the start: find out before.
+	const shimmed = containment === 'cgroup' || options.memoryLimitBytes != null;
+	const notExecutable = shimmed ? whyNotExecutable(file, cwd, searchPath) : null;
 	if (notExecutable !== null) {
 		fail('spawn');
 		failureMessage = `cannot start ${file}: spawn ${file} ${notExecutable}`;
@@ -141,16 +144,10 @@ export async function runInGroup(options: RunOptions): Promise<GroupRun> {
 		return finish({});
 	}
 	const container = openContainer(containment, `${markerKey}=1`, options.trackDescendants ?? true);
-	const bounded = boundMemory(container, options.memoryLimitBytes ?? null, sandboxed.argv);
-	if ('reason' in bounded) {
-		container.release();
-		fail('spawn');
-		failureMessage = `cannot start ${file}: ${bounded.reason}`;
-		return finish({});
-	}
+	const bounded = boundMemory(container, options.memoryLimitBytes ?? null);
 	// Before the spawn, as the memory bound: the tree's first process already runs under it.
 	const cpuBounded = options.cpuLimit != null && container.limitCpu(options.cpuLimit);
-	const [spawnFile, ...spawnArgs] = container.wrap(bounded.argv) as [string, ...string[]];
+	const [spawnFile, ...spawnArgs] = container.wrap(sandboxed.argv, bounded.steps) as [string, ...string[]];
 	const subprocess = execa(spawnFile, spawnArgs, {
 		cwd,
 		env,
@@ -252,12 +249,11 @@ function signalGroupQuietly(pgid: number, signal: NodeJS.Signals): boolean {
 	}
 }
 
-/** The tree's memory bound: its cgroup's where it can take one, else prlimit before the command (outside any sandbox, so bwrap inherits it too). */
-function boundMemory(container: TreeContainer, bytes: number | null, argv: string[]): {argv: string[]; by: MemoryLimit['by'] | null} | {reason: string} {
-	if (bytes === null) return {argv, by: null};
-	if (container.limitMemory(bytes)) return {argv, by: 'cgroup'};
-	const limited = dataLimitArgv(bytes, argv);
-	return 'reason' in limited ? limited : {argv: limited.argv, by: 'rlimit_data'};
+/** The tree's memory bound: its cgroup's where it can take one, else RLIMIT_DATA set by its shim (outside any sandbox, so bwrap inherits it too). */
+function boundMemory(container: TreeContainer, bytes: number | null): {steps: ShimStep[]; by: MemoryLimit['by'] | null} {
+	if (bytes === null) return {steps: [], by: null};
+	if (container.limitMemory(bytes)) return {steps: [], by: 'cgroup'};
+	return {steps: [dataLimitStep(bytes)], by: 'rlimit_data'};
 }
 
 /** The argv behind bubblewrap when a sandbox is asked for, or why it cannot be had. */

@@ -2,19 +2,20 @@ import treeKill from 'tree-kill';
 import {cgroupBase} from './cgroup/cgroup-base.js';
 import {stopCgroupTree} from './cgroup/stop-cgroup-tree.js';
 import {cpuMaxValue} from './cpu-limit.js';
-import {createTreeCgroup, enterThenExec, limitCgroupCpu, limitCgroupMemory, oomKills, readResources, removeTreeCgroup, waitPopulated} from './cgroup/tree-cgroup.js';
+import {createTreeCgroup, enterStep, limitCgroupCpu, limitCgroupMemory, oomKills, readResources, removeTreeCgroup, waitPopulated} from './cgroup/tree-cgroup.js';
 import type {Containment} from './containment.js';
 import {procTracker, psTracker, type DescendantTracker} from './descendant-tracker.js';
 import type {ProcStat} from './proc-table.js';
 import {identityOf, isStillRunning, type ProcessIdentity} from './process-identity.js';
+import {shimArgv, type ShimStep} from './start-shim.js';
 import type {TreeResources} from './process-record.js';
 import {stopTree, type StopResult} from './stop-tree.js';
 
 /** What a backend does for one tree: how it is started, ended and measured. */
 export interface TreeContainer {
 	containment: Containment;
-	/** The argv to spawn for the command. */
-	wrap(argv: string[]): string[];
+	/** The argv to spawn for the command, behind a shim that takes the backend's steps and then `steps` where there are any. */
+	wrap(argv: string[], steps: ShimStep[]): string[];
 	/** The leader runs: start watching it. `exited` settles when the leader has exited. */
 	started(leader: ProcessIdentity, exited: Promise<unknown>): void;
 	/** Ends every member; `leaderEnded` is false when the deadline, a limit or an abort ends a running tree. */
@@ -45,7 +46,7 @@ function cgroupContainer(): TreeContainer {
 	let exited: Promise<unknown> = Promise.resolve();
 	return {
 		containment: 'cgroup',
-		wrap: argv => enterThenExec(tree, argv),
+		wrap: (argv, steps) => shimArgv([enterStep(tree), ...steps], argv),
 		started(identity, leaderExited) {
 			leader = identity;
 			exited = leaderExited;
@@ -72,7 +73,7 @@ function sweepContainer(containment: 'proc' | 'portable', marker: string, track:
 	let descendants = new Map<number, ProcessIdentity>();
 	return {
 		containment,
-		wrap: argv => argv,
+		wrap: (argv, steps) => shimArgv(steps, argv),
 		started(identity) {
 			leader = identity;
 			descendants = track ? tracker.watch(identity) : new Map([[identity.pid, identity]]);

@@ -2,6 +2,7 @@ import {randomUUID} from 'node:crypto';
 import {mkdirSync, readdirSync, readFileSync, watch, writeFileSync, type FSWatcher} from 'node:fs';
 import path from 'node:path';
 import type {TreeResources} from '../process-record.js';
+import {shellQuote, type ShimStep} from '../start-shim.js';
 import {removeCgroupTree} from './cgroup-base.js';
 
 /** One supervised tree's own cgroup. */
@@ -16,12 +17,11 @@ export function createTreeCgroup(base: string): TreeCgroup {
 }
 
 /**
- * The command behind a shim that moves itself into the cgroup and only then execs it: every process the
- * command ever forks is born inside. A shim that cannot enter exits 125 without running the command.
+ * The shim's step that moves it into the cgroup before it execs the command: every process the command ever forks is
+ * born inside.
  */
-export function enterThenExec(tree: TreeCgroup, argv: string[]): string[] {
-	const script = 'echo $$ > "$0" || { echo "hlab: cannot enter cgroup $0" >&2; exit 125; }; exec "$@"';
-	return ['/bin/sh', '-c', script, path.join(tree.dir, 'cgroup.procs'), ...argv];
+export function enterStep(tree: TreeCgroup): ShimStep {
+	return {command: `echo $$ > ${shellQuote(path.join(tree.dir, 'cgroup.procs'))}`, failure: `cannot enter cgroup ${tree.dir}`};
 }
 
 /** Pids in the cgroup now (empty once it is gone). */
