@@ -25,6 +25,11 @@ const entry = fileURLToPath(new URL('./spawner-main.js', import.meta.url));
 /** Past a launch's own deadline and cleanup, this much more without an answer and the spawner is taken for hung. */
 const answerSlackMs = 10_000;
 const readyWithinMs = 30_000;
+/**
+ * After each fork every page the spawner writes takes a copy-on-write fault, dear under virtualisation: a 1 MiB young
+ * generation keeps the pages it writes between launches few (200 hosts at c8: ~4% less wall and CPU).
+ */
+const nodeFlags = ['--max-semi-space-size=1'];
 
 /**
  * Starts a spawner: a small Node process, supervised by runInGroup like any child, that forks the launches so the
@@ -98,7 +103,7 @@ function openInstance(slackMs: number): Instance {
 		waiting.settle({record: message.run.record, stdout: asBuffer(message.run.stdout), stderr: asBuffer(message.run.stderr)});
 	};
 	const ended = runInGroup({
-		argv: [process.execPath, entry, ...(subBase !== null && base.ok ? [subBase, base.home] : [])],
+		argv: [process.execPath, ...nodeFlags, entry, ...(subBase !== null && base.ok ? [subBase, base.home] : [])],
 		ipc: spawned => {
 			child = spawned;
 			spawned.on('message', onMessage);
