@@ -14,5 +14,6 @@ export {checkSandbox, type SandboxCheck} from './sandbox/check-sandbox.js';
 export {publishSandbox, sandboxFor, sandboxVariable} from './sandbox/attempt-sandbox.js';
 export {LoopbackBridge, openLoopbackBridge, type OpenBridge} from './sandbox/loopback-bridge.js';
 export {terminalText} from './terminal-text.js';
+export {shellQuote} from './shell-quote.js';
 export {MemoryLimit, memoryLimitVariable, publishMemoryLimit, publishedMemoryLimit} from './memory-limit.js';
 export {cpuLimitVariable, publishCpuLimit, publishedCpuLimit} from './cpu-limit.js';

@@ -1,3 +1,5 @@
+import {shellQuote} from './shell-quote.js';
+
 /** One step a tree's shim takes before the command: shell words, and what failed if they fail. */
 export interface ShimStep {
 	command: string;
@@ -13,9 +15,4 @@ export function shimArgv(steps: ShimStep[], argv: string[]): string[] {
 	if (steps.length === 0) return argv;
 	const script = steps.map(step => `${step.command} || { echo ${shellQuote(`hlab: ${step.failure}`)} >&2; exit 125; }; `).join('');
 	return ['/bin/sh', '-c', `${script}exec "$@"`, 'hlab-shim', ...argv];
-}
-
-/** One shell word holding exactly `text`. */
-export function shellQuote(text: string): string {
-	return `'${text.replaceAll("'", `'\\''`)}'`;
 }

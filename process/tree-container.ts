@@ -7,8 +7,8 @@ import type {Containment} from './containment.js';
 import {procTracker, psTracker, type DescendantTracker} from './descendant-tracker.js';
 import type {ProcStat} from './proc-table.js';
 import {identityOf, isStillRunning, type ProcessIdentity} from './process-identity.js';
-import {shimArgv, type ShimStep} from './start-shim.js';
 import type {TreeResources} from './process-record.js';
+import {shimArgv, type ShimStep} from './start-shim.js';
 import {stopTree, type StopResult} from './stop-tree.js';
 
 /** What a backend does for one tree: how it is started, ended and measured. */

@@ -2,7 +2,8 @@ import {randomUUID} from 'node:crypto';
 import {mkdirSync, readdirSync, readFileSync, watch, writeFileSync, type FSWatcher} from 'node:fs';
 import path from 'node:path';
 import type {TreeResources} from '../process-record.js';
-import {shellQuote, type ShimStep} from '../start-shim.js';
+import {shellQuote} from '../shell-quote.js';
+import type {ShimStep} from '../start-shim.js';
 import {removeCgroupTree} from './cgroup-base.js';
 
 /** One supervised tree's own cgroup. */

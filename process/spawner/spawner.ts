@@ -27,7 +27,7 @@ const answerSlackMs = 10_000;
 const readyWithinMs = 30_000;
 /**
  * After each fork every page the spawner writes takes a copy-on-write fault, dear under virtualisation: a 1 MiB young
- * generation keeps the pages it writes between launches few (200 hosts at c8: ~4% less wall and CPU).
+ * generation keeps the pages it writes between launches few (200 hosts at c8: ~3% less wall and CPU).
  */
 const nodeFlags = ['--max-semi-space-size=1'];
 

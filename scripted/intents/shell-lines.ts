@@ -1,4 +1,5 @@
 import {dirname} from 'node:path/posix';
+import {shellQuote} from '../../process/shell-quote.js';
 import type {Intent} from './intent.js';
 
 /*
@@ -8,11 +9,6 @@ import type {Intent} from './intent.js';
  */
 
 const delimiter = 'HLAB_EOF';
-
-/** A word quoted for sh: single quotes, each inner quote closed, escaped and reopened. */
-export function shellQuote(word: string): string {
-	return `'${word.replaceAll('\'', '\'\\\'\'')}'`;
-}
 
 /**
  * The command line that does the intent at `step`. A command run again (a poll) is numbered with a no-op first line,

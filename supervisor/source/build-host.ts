@@ -5,7 +5,7 @@ import {dirname, join, resolve} from 'node:path';
 import {z} from 'zod';
 import {digestFile} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
-import {runInGroup, type GroupRun} from '../../process/index.js';
+import {runInGroup, shellQuote, type GroupRun} from '../../process/index.js';
 import {BuildRecord, buildSchema} from './build-record.js';
 import {readCheckoutState} from './checkout-state.js';
 import {SourceError} from './git.js';
@@ -56,7 +56,7 @@ export async function buildHost(options: BuildHostOptions): Promise<BuildRecord>
 	await bundle(root, out, nodePath);
 	const launcher = join(out, launcherName);
 	// Absolute paths: the launcher runs this build with this node whatever the caller's PATH or directory.
-	await writeFile(launcher, `#!/bin/sh\n# harness-lab host build of ${state.commit}${state.dirty ? ' (dirty)' : ''}; see build.json\n# NODE_OPTIONS could load code from outside the build (--import, --require), so the build runs without it.\nunset NODE_OPTIONS\nexec '${shellQuote(nodePath)}' '${shellQuote(join(out, 'bin', 'hlab.js'))}' "$@"\n`);
+	await writeFile(launcher, `#!/bin/sh\n# harness-lab host build of ${state.commit}${state.dirty ? ' (dirty)' : ''}; see build.json\n# NODE_OPTIONS could load code from outside the build (--import, --require), so the build runs without it.\nunset NODE_OPTIONS\nexec ${shellQuote(nodePath)} ${shellQuote(join(out, 'bin', 'hlab.js'))} "$@"\n`);
 	await chmod(launcher, 0o755);
 	const files = await digestTree(out, rel => rel === 'build.json');
 	const node = {path: nodePath, digest: (await digestFile(nodePath)) ?? 'missing', version: await nodeVersion(nodePath)};
@@ -73,10 +73,6 @@ export async function buildHost(options: BuildHostOptions): Promise<BuildRecord>
 	});
 	await writeJson(join(out, 'build.json'), record, {exclusive: true, durable: true});
 	return record;
-}
-
-function shellQuote(text: string): string {
-	return text.replaceAll("'", "'\\''");
 }
 
 /**
