@@ -67,6 +67,18 @@ export class TaskPool {
 		});
 	}
 
+	/** A pool whose threads are warm; one that cannot warm up is closed, and its error thrown. */
+	static async warm(size: PoolSize): Promise<TaskPool> {
+		const pool = new TaskPool(size);
+		try {
+			await pool.warmUp();
+		} catch (error) {
+			await pool.close();
+			throw error;
+		}
+		return pool;
+	}
+
 	/** Waits until every thread has loaded the worker module (and the engine), so no task is timed loading it. */
 	async warmUp(): Promise<void> {
 		const warm = new Set<number>();

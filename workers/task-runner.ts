@@ -43,8 +43,7 @@ interface StartedPool {
 
 async function startPool(start: RunnerStart): Promise<StartedPool> {
 	containCommands();
-	const pool = new TaskPool(start.size);
-	await pool.warmUp();
+	const pool = await TaskPool.warm(start.size);
 	return {pool, candidate: start.candidate, limiter: createProviderLimiter(start.limits ?? {})};
 }
 

@@ -84,14 +84,17 @@ function candidateRecord(snapshot: CandidateSnapshot): {source_path: string; sou
 async function execute(subject: Subject, workspace: string, stateDir: string, candidate: Compiled | null, budgets: AgentRun['budgets'], options: RunOneOptions): Promise<StandaloneRun> {
 	const started = candidate !== null && 'failure' in candidate ? null : await startProvider(options.provider, stateDir, subject.conversations).catch((error: Error) => new EngineError('init', `the provider could not start: ${error.message}`));
 	const executor: TaskExecutor = inProcessExecutor(candidate === null || 'failure' in candidate ? null : candidate.snapshot, {threads: 1});
+	// The tools' `--version` are process starts: they run while the thread loads the engine.
+	const versions = toolVersions(subject.task.tools);
 	try {
 		const ready = readyOf(candidate, started, executor);
 		if ('executor' in ready) await executor.start(1);
 		return await runStandaloneTurn({
 			task: subject.task, workspace, stateDir, ready, maxSteps: budgets.max_steps, deadlineMs: budgets.timeout_ms,
-			toolVersions: await toolVersions(subject.task.tools), signal: options.signal, gradeDeadlineMs: options.gradeDeadlineMs,
+			toolVersions: await versions, signal: options.signal, gradeDeadlineMs: options.gradeDeadlineMs,
 		});
 	} finally {
+		await versions.catch(() => undefined);
 		await executor.close();
 		if (started !== null && !(started instanceof EngineError)) await started.close();
 	}

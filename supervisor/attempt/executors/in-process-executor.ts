@@ -3,6 +3,7 @@ import type {ProviderLimiterShare} from '../../../engine/provider/provider-limit
 import type {Harness} from '../../../harness/index.js';
 import {poolSize} from '../../../workers/pool-size.js';
 import {TaskPool, type PoolEnding} from '../../../workers/task-pool.js';
+import type {Settled} from '../stages/settled.js';
 import {agentInput, outcomeUnfinished, type Execution, type TaskExecutor} from '../task-core/task-execution.js';
 
 /**
@@ -10,7 +11,7 @@ import {agentInput, outcomeUnfinished, type Execution, type TaskExecutor} from '
  * (and candidate) loaded once per thread in the supervisor's process. Every task draws from the attempt's one
  * provider limiter, when the plan froze limits, and runs the attempt's Harness when it has one.
  */
-export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads = null, limiter = null, harness = null}: {threads?: number | null; limiter?: ProviderLimiterShare | null; harness?: Harness | null} = {}): TaskExecutor {
+export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads = null, limiter = null, harness = null, starting = null}: {threads?: number | null; limiter?: ProviderLimiterShare | null; harness?: Harness | null; starting?: Promise<Settled<TaskPool>> | null} = {}): TaskExecutor {
 	let pool: TaskPool | null = null;
 	return {
 		timing: 'in-process',
@@ -18,8 +19,10 @@ export function inProcessExecutor(candidate: CandidateSnapshot | null, {threads 
 			return pool?.size.threads ?? null;
 		},
 		async start(lanes) {
-			pool = new TaskPool(poolSize(lanes, threads));
-			await pool.warmUp();
+			// The threads warmed beside admission (stages/early-services.ts), sized from the same lanes, else new ones.
+			const started = starting === null ? null : await starting;
+			if (started !== null && 'error' in started) throw started.error;
+			pool = started?.value ?? await TaskPool.warm(poolSize(lanes, threads));
 		},
 		async execute(job) {
 			if (pool === null) throw new Error('the task pool was not started');

@@ -10,7 +10,7 @@ import {packageFingerprints} from '../../plan/fingerprints.js';
 import {hlabVersion} from '../../plan/hlab-version.js';
 import {AttemptRecord, attemptSchema} from './attempt-record.js';
 import {sealScheme} from '../../evidence/seal/index.js';
-import {measureMachine} from './measure-machine.js';
+import type {Machine} from './measure-machine.js';
 import {hostRef} from './attempt-host.js';
 import {candidateIdentity} from './candidate-evidence.js';
 import type {AttemptContext} from './attempt-context.js';
@@ -37,8 +37,8 @@ export function measureSupervisor(packages: AttemptRecord['packages'] | null = n
 }
 
 /** `attempt.json`: who runs the attempt, with what code, against which services; durable, since recovery trusts it. */
-export async function recordAttempt(attempt: AttemptContext, services: Services, measuring: Promise<SupervisorCode>): Promise<void> {
-	const [{build, nodeDigest, head, packages}, machine] = await Promise.all([measuring, measureMachine(attempt.dir)]);
+export async function recordAttempt(attempt: AttemptContext, services: Services, measuring: Promise<SupervisorCode>, measuringMachine: Promise<Machine>): Promise<void> {
+	const [{build, nodeDigest, head, packages}, machine] = await Promise.all([measuring, measuringMachine]);
 	const {plan} = attempt;
 	const record: AttemptRecord = {
 		schema: attemptSchema,

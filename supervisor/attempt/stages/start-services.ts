@@ -53,7 +53,7 @@ export interface Services {
 /**
  * Starts what the tasks need (provider, host session, candidate, warm threads) side by side, checking in the order
  * that matters: admission, the host, the candidate, the API key, the provider. The first refusal is kept as a value.
- * The host's measure and its spawner started beside admission (`early`); a spawner this attempt will not use is closed here.
+ * The host's measure, its spawner and the task threads started beside admission (`early`); what this attempt will not use is closed here.
  */
 export async function startServices(attempt: AttemptContext, admission: Admission, early: EarlyServices): Promise<Services> {
 	const watch = new ServiceWatch();
@@ -69,7 +69,9 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 	const refused = admission.failure ?? host.failure ?? agent.failure ?? candidate.failure ?? unsandboxable ?? (remote === null ? authFailure(attempt.plan) : null);
 	const runner = sandbox !== null && !('problem' in sandbox) ? sandbox : null;
 	const spawner = refused === null && (host.session !== null || agent.agent !== null) && remote === null ? early.spawner : null;
-	if (spawner === null) await closeEarlyServices(early);
+	const inProcess = remote === null && host.session === null && agent.agent === null && runner === null;
+	const threads = refused === null && inProcess ? early.threads : null;
+	await closeEarlyServices(early, {spawner: spawner !== null, threads: threads !== null});
 	const placement: Placement = remote !== null
 		? {kind: 'queue', remote: remote(attempt)}
 		: {kind: 'local', executor: host.session !== null
@@ -78,7 +80,7 @@ export async function startServices(attempt: AttemptContext, admission: Admissio
 			? agentExecutor(agent.agent, {sandbox: agentSandbox(attempt, agent.agent), starting: spawner})
 			: runner !== null
 				? sandboxedRunnerExecutor({sandbox: runner, env: runnerEnvironment(keyVariableOf(attempt.plan)), candidate: candidate.snapshot, threads: attempt.options.threads ?? null, limits: attempt.plan.provider_limits ?? null, harness: attempt.options.harness ?? null})
-				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter, harness: attempt.options.harness ?? null})};
+				: inProcessExecutor(candidate.snapshot, {threads: attempt.options.threads ?? null, limiter, harness: attempt.options.harness ?? null, starting: threads})};
 	const placed = placement.kind === 'local' ? placement.executor : placement.remote;
 	// In-process threads see the death in the limiter; a sandboxed runner holds its own and is told.
 	if (placement.kind === 'local') watch.onDeath(death => placement.executor.providerDied?.(death.atMs));

@@ -7,6 +7,7 @@ import type {AttemptOptions} from './attempt-options.js';
 import {auditAttempt, withNodeAudits} from './audit-leaks.js';
 import {checkCandidateFile} from './load-candidate.js';
 import {closeAttempt, openAttempt} from './open-attempt.js';
+import {measureMachine, type Machine} from './measure-machine.js';
 import {measureSupervisor, recordAttempt} from './record-attempt.js';
 import {startServices, type Services} from './start-services.js';
 import {closeEarlyServices, startEarlyServices} from './early-services.js';
@@ -18,14 +19,19 @@ export interface StartedAttempt {
 	services: Services;
 	/** The supervisor's own code, hashed while the services start, for the attempt record. */
 	measuring: ReturnType<typeof measureSupervisor>;
+	/** The machine and its programs' versions, measured from the attempt's opening on. */
+	machine: Promise<Machine>;
 }
 
 /** Opens, admits and starts the attempt, runs `body`, then closes in reverse order: services, then the attempt itself. */
 export async function withStartedAttempt<T>(options: AttemptOptions, body: (started: StartedAttempt) => Promise<T>): Promise<T> {
 	await checkCandidateFile(options);
 	const attempt = await openAttempt(options);
+	// Its programs' `--version` are process starts: run beside admission, not between the warm threads and the first task.
+	const machine = measureMachine(attempt.dir);
+	machine.catch(() => undefined);
 	try {
-		// The host's measure and its spawner need nothing admission decides: they start beside it (the provider waits for it).
+		// The host's measure, its spawner and the task threads need nothing admission decides: they start beside it (the provider waits for it).
 		const early = startEarlyServices(attempt);
 		const admission = await admitAttempt(attempt).catch(async (error: unknown) => {
 			await closeEarlyServices(early);
@@ -34,18 +40,20 @@ export async function withStartedAttempt<T>(options: AttemptOptions, body: (star
 		const measuring = measureSupervisor(admission.result.packages);
 		const services = await startServices(attempt, admission, early);
 		try {
-			return await body({attempt, admission, services, measuring});
+			return await body({attempt, admission, services, measuring, machine});
 		} finally {
 			await services.close();
 		}
 	} finally {
+		// Those programs are the supervisor's children: none outlives the attempt, however it ended.
+		await machine.catch(() => undefined);
 		await closeAttempt(attempt);
 	}
 }
 
 /** Writes attempt.json; what runs from now on (beyond the provider, the host session, the threads) is a task's. */
-export async function recordStarted({attempt, services, measuring}: StartedAttempt): Promise<void> {
-	await recordAttempt(attempt, services, measuring);
+export async function recordStarted({attempt, services, measuring, machine}: StartedAttempt): Promise<void> {
+	await recordAttempt(attempt, services, measuring, machine);
 	attempt.scope.knowServices();
 }
 

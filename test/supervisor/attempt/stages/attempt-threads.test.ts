@@ -1,4 +1,4 @@
-import {readFile, writeFile} from 'node:fs/promises';
+import {readFile, readdir, writeFile} from 'node:fs/promises';
 import {availableParallelism} from 'node:os';
 import {join} from 'node:path';
 import t from 'tap';
@@ -71,6 +71,30 @@ export default {
 	t.match(spin, {task_id: 'answer_from_prompt', status: 'failed', reason: 'timeout', message: /did not yield within \d+ ms after its deadline; its worker thread was ended/});
 	t.match(mate, {task_id: 'json_config_migration', status: 'failed', reason: 'crash', message: /the code of task answer_from_prompt, running (beside it|there), did not yield/});
 });
+
+t.test('a refused attempt closes the threads it warmed beside admission: none outlives it, and no task ran on them', async t => {
+	const dir = await tempDir(t);
+	const plan = await freezePlan(dir, 8);
+	// The first attempt starts what any attempt leaves to the process (libuv's file threads); the count is taken after it.
+	await attemptOf(plan, join(dir, 'warm'), null);
+	const json = JSON.parse(await readFile(plan, 'utf8'));
+	json.budgets.max_steps = 50;
+	await writeFile(plan, JSON.stringify(json, null, 2));
+	const before = await settledThreadCount(() => true);
+	const {report, record} = await attemptOf(plan, join(dir, 'refused'), 2);
+	t.equal(report.admission.admitted, false);
+	t.ok(report.tasks.every(task => task.reason === 'admission'), 'every task is the refusal\'s, none ran');
+	t.equal(record.threads, null, 'attempt.json records no threads for a refused attempt');
+	t.equal(await settledThreadCount(count => count <= before), before, 'the process has the threads it had before the attempt');
+});
+
+/** The process's own threads (/proc/self/task), once `settled` holds for them or 5 s have passed. */
+async function settledThreadCount(settled: (count: number) => boolean): Promise<number> {
+	const count = async () => (await readdir('/proc/self/task')).length;
+	const until = Date.now() + 5000;
+	while (!settled(await count()) && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 50));
+	return count();
+}
 
 /** Every key anywhere in a JSON value whose name matches (a package named thread-stream is a value, not a key). */
 function keysNamed(value: unknown, pattern: RegExp): string[] {
