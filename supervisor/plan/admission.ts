@@ -129,6 +129,8 @@ function diffFiles(label: string, before: Record<string, string | null>, after: 
 	return out;
 }
 
+/** A lookup in a Set: a plan of 10,000 entries made `includes` 10^8 comparisons, most of its admission's second. */
 function sameSet(a: string[], b: string[]): boolean {
-	return a.length === b.length && a.every(item => b.includes(item));
+	const inB = new Set(b);
+	return a.length === b.length && a.every(item => inB.has(item));
 }

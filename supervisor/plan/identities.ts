@@ -26,7 +26,7 @@ export async function computeIdentities(
 	controller: ControllerFiles | null,
 	root = installRoot,
 ): Promise<Identities> {
-	const taskFiles = (tasks ?? []).flatMap(task => task.sourceFiles());
+	const taskFiles = distinct(tasks ?? []).flatMap(task => task.sourceFiles());
 	const task_sources = await digestSourceSet(taskFiles, root);
 	let scorer: Identities['scorer'];
 	if (controller === null) {
@@ -51,7 +51,12 @@ export async function computeIdentities(
  */
 export async function builtinScorer(tasks: TaskDefinition[], root = installRoot): Promise<Identities['scorer']> {
 	const graph = await digestModuleGraph(root, [...new Set([...tasks.map(task => taskEntry(task.id)), ...deciderEntries])]);
-	const own = await digestSourceSet(tasks.flatMap(task => task.sourceFiles()), root);
+	const own = await digestSourceSet(distinct(tasks).flatMap(task => task.sourceFiles()), root);
 	const files = Object.fromEntries(Object.entries({...own.files, ...graph}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 	return {kind: 'builtin', digest: digestJson(files), files};
+}
+
+/** Each task once: a plan repeats its entries (`--repeat`, trials), and each task's folder is walked for its files. */
+function distinct(tasks: TaskDefinition[]): TaskDefinition[] {
+	return [...new Map(tasks.map(task => [task.id, task])).values()];
 }
