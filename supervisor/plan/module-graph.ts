@@ -1,11 +1,11 @@
-import {mkdirSync, readFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, readdirSync, rmSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import type * as esbuild from 'esbuild';
 import {z} from 'zod';
 import {bundleChunksHolding} from '../../files/bundle-inputs.js';
 import {digestCacheDir} from '../../files/digest-cache.js';
 import {writeJsonSync} from '../../files/write-json.js';
-import {digestFile, type Digest} from '../../files/digest.js';
+import {digestBytes, digestFile, type Digest} from '../../files/digest.js';
 import {withEsbuild} from '../../process/esbuild-service.js';
 
 export class ModuleGraphError extends Error {
@@ -43,41 +43,47 @@ export async function digestModuleGraph(root: string, entries: readonly string[]
 }
 
 /**
- * `module-graphs.json` beside the file digests (digest-cache.ts): graphs found by earlier processes, checked as above
- * before use, so esbuild runs once per change of the deciding code, not once per attempt (~0.35 s each, measured).
+ * `module-graphs/` beside the file digests (digest-cache.ts): graphs found by earlier processes, one file each, named
+ * by the digest of its key and checked as above before use, so esbuild runs once per change of the deciding code, not
+ * once per attempt (~0.35 s each, measured). One file per graph: every admission reads only the graph it wants (~55 KB),
+ * where one file of all 32 was 1.8 MB to read and parse each time.
  */
-const SavedGraphs = z.object({schema: z.literal('harness-lab/module-graphs@1'), graphs: z.record(z.string(), z.unknown())});
-/** One graph, checked when it is the one wanted: every admission reads the file, and checking its ~15,000 names each time cost more than reading it. */
-const SavedGraph = z.record(z.string(), z.string().nullable());
+const SavedGraph = z.object({schema: z.literal('harness-lab/module-graph@1'), key: z.string(), files: z.record(z.string(), z.string().nullable())});
 const savedGraphsKept = 32;
 
-function savedGraphsPath(): string {
-	return join(digestCacheDir(), 'module-graphs.json');
+function savedGraphsDir(): string {
+	return join(digestCacheDir(), 'module-graphs');
 }
 
-function readSavedGraphs(): Record<string, unknown> {
-	try {
-		return SavedGraphs.parse(JSON.parse(readFileSync(savedGraphsPath(), 'utf8'))).graphs;
-	} catch {
-		// Missing, unreadable or from another version: esbuild finds the graph, and the next save replaces the file.
-		return {};
-	}
+function savedGraphPath(key: string): string {
+	return join(savedGraphsDir(), `${digestBytes(key).slice('sha256:'.length)}.json`);
 }
 
 function readSavedGraph(key: string): GraphFiles | undefined {
-	const graphs = readSavedGraphs();
-	const parsed = Object.hasOwn(graphs, key) ? SavedGraph.safeParse(graphs[key]) : null;
-	return parsed?.success ? parsed.data as GraphFiles : undefined;
+	try {
+		const saved = SavedGraph.parse(JSON.parse(readFileSync(savedGraphPath(key), 'utf8')));
+		return saved.key === key ? saved.files as GraphFiles : undefined;
+	} catch {
+		// Missing, unreadable or from another version: esbuild finds the graph, and the save replaces the file.
+		return undefined;
+	}
 }
 
 function saveGraph(key: string, files: GraphFiles): void {
 	try {
-		const graphs = Object.entries(readSavedGraphs()).filter(([other]) => other !== key).slice(-(savedGraphsKept - 1));
-		mkdirSync(digestCacheDir(), {recursive: true, mode: 0o700});
-		writeJsonSync(savedGraphsPath(), {schema: 'harness-lab/module-graphs@1', graphs: Object.fromEntries([...graphs, [key, files]])}, {atomic: true});
+		mkdirSync(savedGraphsDir(), {recursive: true, mode: 0o700});
+		writeJsonSync(savedGraphPath(key), {schema: 'harness-lab/module-graph@1', key, files}, {atomic: true});
+		dropOldGraphs();
 	} catch {
 		// A graph that cannot be saved only costs the next process an esbuild run.
 	}
+}
+
+/** The graphs beyond the newest savedGraphsKept go, oldest first: one-off builds (a test's, a copied checkout's) do not pile up. */
+function dropOldGraphs(): void {
+	const dir = savedGraphsDir();
+	const saved = readdirSync(dir).filter(name => name.endsWith('.json')).map(name => ({path: join(dir, name), at: statSync(join(dir, name), {throwIfNoEntry: false})?.mtimeMs ?? 0}));
+	for (const old of saved.sort((a, b) => b.at - a.at).slice(savedGraphsKept)) rmSync(old.path, {force: true});
 }
 
 async function digestNames(names: string[], root: string): Promise<GraphFiles> {

@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs';
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readFile, readdir, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t, {type Test} from 'tap';
@@ -114,13 +114,41 @@ t.test('a graph saved by one process is reused by the next, and an import added 
 	});
 	const cache = await tempDir(t, 'hlab-graph-cache-');
 	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js']);
-	const saved = JSON.parse(await readFile(join(cache, 'harness-lab', 'module-graphs.json'), 'utf8')) as {graphs: Record<string, Record<string, string>>};
-	t.same(Object.values(saved.graphs).map(files => Object.keys(files)), [['dist/decide.js']], 'the graph is saved for later processes');
+	const [saved, ...others] = await savedGraphs(cache);
+	t.same([Object.keys(saved!.files), others], [['dist/decide.js'], []], 'the graph is saved for later processes, in a file of its own');
 	await writeFile(join(root, 'dist/decide.js'), "import {rule} from './rule.js';\nexport const decide = rule;\n");
 	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js', 'dist/rule.js'], 'the edited file sends the next process back to esbuild');
 	// Reuse, shown: a saved graph whose files all keep their digests is taken as it is, without esbuild.
-	const key = Object.keys(JSON.parse(await readFile(join(cache, 'harness-lab', 'module-graphs.json'), 'utf8')).graphs as object)[0]!;
 	const decide = await digestFile(join(root, 'dist/decide.js'));
-	await writeFile(join(cache, 'harness-lab', 'module-graphs.json'), JSON.stringify({schema: 'harness-lab/module-graphs@1', graphs: {[key]: {'dist/decide.js': decide}}}));
+	await writeFile(saved!.path, JSON.stringify({schema: 'harness-lab/module-graph@1', key: saved!.key, files: {'dist/decide.js': decide}}));
 	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js'], 'the saved graph is what the next process uses');
+	// A file named for the key but holding another key's graph is not taken for it.
+	await writeFile(saved!.path, JSON.stringify({schema: 'harness-lab/module-graph@1', key: `${saved!.key} `, files: {'dist/decide.js': decide}}));
+	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js', 'dist/rule.js'], 'a graph saved under another key is not used');
 });
+
+t.test('the saved graphs keep the newest 32: a new one pushes out the oldest', async t => {
+	const root = await installation({'dist/decide.js': 'export const decide = 1;\n'});
+	const cache = await tempDir(t, 'hlab-graph-cache-');
+	const dir = join(cache, 'harness-lab', 'module-graphs');
+	await mkdir(dir, {recursive: true});
+	// 32 graphs saved earlier, a minute apart: old-0 the oldest.
+	for (let index = 0; index < 32; index++) {
+		const path = join(dir, `old-${index}.json`);
+		await writeFile(path, JSON.stringify({schema: 'harness-lab/module-graph@1', key: `old ${index}`, files: {}}));
+		const at = new Date(Date.now() - (40 - index) * 60_000);
+		await utimes(path, at, at);
+	}
+	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js']);
+	const names = await readdir(dir);
+	t.equal(names.length, 32);
+	t.notOk(names.includes('old-0.json'), 'the oldest went');
+	t.ok(names.includes('old-1.json'), 'the next oldest stays');
+	t.same((await savedGraphs(cache)).filter(graph => !graph.key.startsWith('old ')).map(graph => Object.keys(graph.files)), [['dist/decide.js']], 'the new one is kept');
+});
+
+/** Every graph saved in the cache folder, with its file. */
+async function savedGraphs(cache: string): Promise<Array<{path: string; key: string; files: Record<string, string | null>}>> {
+	const dir = join(cache, 'harness-lab', 'module-graphs');
+	return Promise.all((await readdir(dir)).map(async name => ({path: join(dir, name), ...JSON.parse(await readFile(join(dir, name), 'utf8')) as {key: string; files: Record<string, string | null>}})));
+}
