@@ -1,3 +1,4 @@
+import {statSync} from 'node:fs';
 import {statfs} from 'node:fs/promises';
 import type {TaskFailure} from './failed-result.js';
 
@@ -21,12 +22,23 @@ export async function checkRuntimeSpace(root: string, neededBytes: number): Prom
 	return {reason: 'runtime_space', message: `not started: the runtime root ${root} has ${free} bytes free, less than the ${neededBytes} bytes one workspace may take (an infrastructure failure: free space there, or lower --workspace-limit)`};
 }
 
-/** The root's free bytes, read at most once per `readingServesMs` (tasks starting together share the reading in flight). */
-function freeBytes(root: string): Promise<number | null> {
+/**
+ * The free bytes of the file system holding `root`, read at most once per `readingServesMs` for that file system (tasks
+ * starting together share the reading in flight). Keyed by device, not path: each task's runtime folder is its own
+ * path, and keyed by it every task paid a statfs through the thread pool (a `stat` here is a tenth of one).
+ */
+export function freeBytes(root: string): Promise<number | null> {
 	const now = performance.now();
-	const last = readings.get(root);
+	const key = fileSystemKey(root);
+	const last = readings.get(key);
 	if (last !== undefined && now - last.at < readingServesMs) return last.free;
 	const free = statfs(root).then(info => info.bavail * info.bsize, () => null);
-	readings.set(root, {at: now, free});
+	readings.set(key, {at: now, free});
 	return free;
+}
+
+/** The device holding the path; the path itself where it cannot be asked (then statfs says what is wrong). */
+function fileSystemKey(path: string): string {
+	const dev = statSync(path, {throwIfNoEntry: false})?.dev;
+	return dev === undefined ? `path:${path}` : `dev:${dev}`;
 }
