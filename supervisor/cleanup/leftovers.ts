@@ -42,8 +42,8 @@ function folders(root: string, name: RegExp): string[] {
 
 function cacheEntries(roots: LeftoverRoots): Leftover[] {
 	const cache = digestCacheDir(roots.env);
-	// `module-graphs.json` is the saved graphs' file before they had a folder.
-	const files = ['file-digests.json', 'module-graphs', 'module-graphs.json'].map(name => join(cache, name)).filter(exists);
+	// The saved module graphs are a folder; `module-graphs.json` is their file from before.
+	const files = [...['file-digests.json', 'module-graphs.json'].map(name => join(cache, name)).filter(exists), ...folders(cache, /^module-graphs$/)];
 	const pinned = join(cache, 'pinned');
 	const store = agentStoreDir(roots.env);
 	return [
