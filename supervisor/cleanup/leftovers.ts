@@ -43,7 +43,7 @@ function folders(root: string, name: RegExp): string[] {
 function cacheEntries(roots: LeftoverRoots): Leftover[] {
 	const cache = digestCacheDir(roots.env);
 	// The saved module graphs are a folder; `module-graphs.json` is their file from before.
-	const files = [...['file-digests.json', 'module-graphs.json'].map(name => join(cache, name)).filter(exists), ...folders(cache, /^module-graphs$/)];
+	const files = ['file-digests.json', 'module-graphs', 'module-graphs.json'].map(name => join(cache, name)).filter(exists);
 	const pinned = join(cache, 'pinned');
 	const store = agentStoreDir(roots.env);
 	return [
@@ -90,9 +90,11 @@ function isFolder(path: string): boolean {
 	}
 }
 
+/** A file or a folder of the cache, never what a link points to. */
 function exists(path: string): boolean {
 	try {
-		return lstatSync(path).isFile();
+		const info = lstatSync(path);
+		return info.isFile() || info.isDirectory();
 	} catch {
 		return false;
 	}
