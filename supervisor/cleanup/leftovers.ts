@@ -42,8 +42,8 @@ function folders(root: string, name: RegExp): string[] {
 
 function cacheEntries(roots: LeftoverRoots): Leftover[] {
 	const cache = digestCacheDir(roots.env);
-	// The saved module graphs are a folder; `module-graphs.json` is their file from before.
-	const files = ['file-digests.json', 'module-graphs', 'module-graphs.json'].map(name => join(cache, name)).filter(exists);
+	// The saved module graphs are a folder; `module-graphs.json` is their file from before. Tools' saved versions too.
+	const files = ['file-digests.json', 'module-graphs', 'module-graphs.json', 'tool-versions.json'].map(name => join(cache, name)).filter(exists);
 	const pinned = join(cache, 'pinned');
 	const store = agentStoreDir(roots.env);
 	return [

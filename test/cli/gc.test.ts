@@ -94,6 +94,7 @@ t.test('gc removes what nobody uses and keeps a live attempt\'s runtime root, a 
 	await writeFile(join(harness, 'file-digests.json'), '{"schema":"harness-lab/file-digests@1","entries":{}}');
 	await mkdir(join(harness, 'module-graphs'));
 	await writeFile(join(harness, 'module-graphs', 'a-graph.json'), '{"schema":"harness-lab/module-graph@1","key":"k","files":{}}');
+	await writeFile(join(harness, 'tool-versions.json'), '{"schema":"harness-lab/tool-versions@1","entries":{}}');
 	await writeFile(join(harness, 'pinned', 'linked'), Buffer.alloc(8192));
 	await link(join(harness, 'pinned', 'linked'), join(liveEvidence, 'pinned-node'));
 	await writeFile(join(harness, 'pinned', 'unlinked'), Buffer.alloc(8192));
@@ -112,11 +113,11 @@ t.test('gc removes what nobody uses and keeps a live attempt\'s runtime root, a 
 	t.equal(dry.record.exit_code, 0, dry.stderr);
 	t.match(dry.stdout, new RegExp(`^would remove\\s+\\S+ KiB  ${staleTemp}  \\(temporary folder\\)$`, 'm'), 'with its size');
 	t.match(dry.stdout, /^would remove \d+ of \d+ leftovers, /m);
-	for (const path of [staleTemp, deadRoot, orphanRoot, join(harness, 'file-digests.json'), join(harness, 'module-graphs')]) t.ok(existsSync(path), `dry run: ${path} stays`);
+	for (const path of [staleTemp, deadRoot, orphanRoot, join(harness, 'file-digests.json'), join(harness, 'module-graphs'), join(harness, 'tool-versions.json')]) t.ok(existsSync(path), `dry run: ${path} stays`);
 
 	const run = await hlab(['gc', '--older-than', '0', '--shm', shm!], {cwd: base, env});
 	t.equal(run.record.exit_code, 0, run.stderr);
-	for (const path of [staleTemp, deadRoot, orphanRoot, join(harness, 'file-digests.json'), join(harness, 'module-graphs'), join(harness, 'pinned', 'unlinked'), staleInstall]) t.notOk(existsSync(path), `removed: ${path}`);
+	for (const path of [staleTemp, deadRoot, orphanRoot, join(harness, 'file-digests.json'), join(harness, 'module-graphs'), join(harness, 'tool-versions.json'), join(harness, 'pinned', 'unlinked'), staleInstall]) t.notOk(existsSync(path), `removed: ${path}`);
 	t.ok(existsSync(join(liveRoot, 'state')), 'the live attempt\'s runtime root stays');
 	t.match(run.stdout, new RegExp(`^kept .*${liveRoot}  \\(its attempt's supervisor runs \\(${liveEvidence}\\)\\)$`, 'm'));
 	t.ok(existsSync(join(heldTemp, 'state')), 'a folder a live process is in stays');
