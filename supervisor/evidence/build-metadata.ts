@@ -1,6 +1,8 @@
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {digestFile, digestJson} from '../../files/digest.js';
+import {derivedDigest} from '../../files/file-digest.js';
+import {stampsKey} from '../../files/stamps-key.js';
 import {installRoot} from '../../files/install-root.js';
 import {recordedName} from '../plan/source-sets.js';
 import {walkTreeSync} from '../../files/walk-tree.js';
@@ -20,12 +22,21 @@ export function buildDigest(root = installRoot): Promise<{digest: string; files:
 	return measured;
 }
 
+/**
+ * One digest-cache entry for the whole build, keyed by every file's stamp (stampsKey), not one per file: each build
+ * left ~700 entries that every later hlab process parsed, long after the build was gone. A linked file is digested by
+ * its target's bytes, which its link's stamp does not follow: a build with one is measured file by file.
+ */
 async function measureBuild(root: string): Promise<{digest: string; files: number}> {
-	const files: Record<string, string | null> = {};
-	for (const folder of shippedFolders) {
-		for (const file of walkTreeSync(join(root, 'dist', folder), {suffixes: ['.js', '.ranks']})) files[recordedName(file.path, root)] = await digestFile(file.path);
-	}
-	return {digest: digestJson(files), files: Object.keys(files).length};
+	const entries = shippedFolders.flatMap(folder => walkTreeSync(join(root, 'dist', folder), {suffixes: ['.js', '.ranks']})).map(file => ({...file, name: recordedName(file.path, root)}));
+	const compute = async (): Promise<string> => {
+		const files: Record<string, string | null> = {};
+		for (const entry of entries) files[entry.name] = await digestFile(entry.path, {remember: false});
+		return digestJson(files);
+	};
+	const key = entries.some(entry => entry.link) ? null : stampsKey('build', entries);
+	const digest = key === null ? await compute() : await derivedDigest(key, compute, () => stampsKey('build', entries) === key);
+	return {digest, files: entries.length};
 }
 
 /** The checked-out commit when the installation is a git work tree; read from files, no git process needed. */

@@ -7,10 +7,12 @@ import {walkTreeSync, type WalkedFile} from '../../files/walk-tree.js';
 /**
  * Digests of every file under `dir` (recursively), by relative path; a symlink digests its target text.
  * The walk is synchronous: a build has thousands of files, and each folder listed through the thread pool costs
- * several times the listing itself; their digests mostly come from the digest cache for one stat each.
+ * several times the listing itself. Its files get no digest-cache entries of their own: a new build is checked later
+ * by currentTable's one entry, and a task's workspace is never digested again, so thousands of entries per build or
+ * task would only push out the ones other processes read.
  */
 export async function digestTree(dir: string, skip: (rel: string) => boolean = () => false): Promise<Record<string, string>> {
-	return tableOf(walkTreeSync(dir, {skip}), {remember: true});
+	return tableOf(walkTreeSync(dir, {skip}), {remember: false});
 }
 
 /**

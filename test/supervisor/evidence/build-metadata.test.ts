@@ -1,0 +1,80 @@
+import {createHash} from 'node:crypto';
+import {mkdir, readFile, rm, symlink, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {pathToFileURL} from 'node:url';
+import t from 'tap';
+import {canonicalJson} from '../../../files/canonical-json.js';
+import {digestCachePath} from '../../../files/digest-cache.js';
+import {installRoot} from '../../../files/install-root.js';
+import {runInGroup} from '../../../process/index.js';
+import {checkNoLeaks} from '../../leak-check.js';
+import {tempDir} from '../../temp-dir.js';
+
+checkNoLeaks(t);
+
+const sha256 = (text: string | Buffer): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+/** A stamp younger than two seconds is never cached: the waits below let the files settle. */
+const settle = (): Promise<void> => sleep(2_200);
+
+/** The build digest of `root` from a new Node process with its own cache folder, as the next hlab process would measure it. */
+async function buildDigestInProcess(root: string, cacheHome: string): Promise<string> {
+	const module = pathToFileURL(join(installRoot, 'dist', 'supervisor', 'evidence', 'build-metadata.js')).href;
+	const script = `const {buildDigest} = await import(${JSON.stringify(module)}); process.stdout.write((await buildDigest(${JSON.stringify(root)})).digest);`;
+	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, deadlineMs: 60_000});
+	if (run.record.exit_code !== 0) throw new Error(run.stderr?.toString());
+	return run.stdout?.toString() ?? '';
+}
+
+/** What the digest must be: every shipped file's own digest by its name from the root, the whole as canonical JSON. */
+const expected = (files: Record<string, string>): string => sha256(canonicalJson(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, sha256(text)]))));
+
+async function build(files: Record<string, string>): Promise<string> {
+	const root = await tempDir(t, 'hlab-build-');
+	for (const [name, text] of Object.entries(files)) {
+		await mkdir(join(root, name, '..'), {recursive: true});
+		await writeFile(join(root, name), text);
+	}
+	return root;
+}
+
+const entries = async (cacheHome: string): Promise<string[]> => Object.keys(JSON.parse(await readFile(digestCachePath({XDG_CACHE_HOME: cacheHome}), 'utf8')).entries);
+
+t.test('a settled build is one digest-cache entry, not one per file, and answers the same digest from it', async t => {
+	const files = {'dist/process/a.js': 'a', 'dist/files/b.js': 'b', 'dist/bundle/c.js': 'c', 'dist/scripted/cl100k.ranks': 'ranks'};
+	const root = await build({...files, 'dist/test/not-shipped.js': 'x', 'dist/process/a.d.ts': 'types'});
+	const cacheHome = await tempDir(t, 'hlab-cache-');
+	await settle();
+	t.equal(await buildDigestInProcess(root, cacheHome), expected(files), 'the shipped files, each by its bytes');
+	const saved = await entries(cacheHome);
+	t.equal(saved.length, 1, 'one entry');
+	t.match(saved[0], /^build:sha256:/, 'keyed by the build\'s stamps');
+	t.equal(await buildDigestInProcess(root, cacheHome), expected(files), 'the next process answers the same from it');
+});
+
+t.test('an edit, an added file or a removed one is a new digest at once', async t => {
+	const files = {'dist/process/a.js': 'a', 'dist/files/b.js': 'b'};
+	const root = await build(files);
+	const cacheHome = await tempDir(t, 'hlab-cache-');
+	await settle();
+	t.equal(await buildDigestInProcess(root, cacheHome), expected(files));
+	// The same size, so only the stamp's times say it changed.
+	await writeFile(join(root, 'dist/process/a.js'), 'A');
+	t.equal(await buildDigestInProcess(root, cacheHome), expected({...files, 'dist/process/a.js': 'A'}), 'edited');
+	await mkdir(join(root, 'dist/engine'));
+	await writeFile(join(root, 'dist/engine/new.js'), 'new');
+	t.equal(await buildDigestInProcess(root, cacheHome), expected({...files, 'dist/process/a.js': 'A', 'dist/engine/new.js': 'new'}), 'added');
+	await rm(join(root, 'dist/files/b.js'));
+	t.equal(await buildDigestInProcess(root, cacheHome), expected({'dist/process/a.js': 'A', 'dist/engine/new.js': 'new'}), 'removed');
+});
+
+t.test('a linked file counts by its target\'s bytes, which its own stamp does not follow: such a build is measured file by file', async t => {
+	const root = await build({'dist/process/a.js': 'a', 'elsewhere/target.js': 'one'});
+	await symlink(join(root, 'elsewhere/target.js'), join(root, 'dist/process/linked.js'));
+	const cacheHome = await tempDir(t, 'hlab-cache-');
+	await settle();
+	t.equal(await buildDigestInProcess(root, cacheHome), expected({'dist/process/a.js': 'a', 'dist/process/linked.js': 'one'}));
+	await writeFile(join(root, 'elsewhere/target.js'), 'two');
+	await settle();
+	t.equal(await buildDigestInProcess(root, cacheHome), expected({'dist/process/a.js': 'a', 'dist/process/linked.js': 'two'}), 'the target\'s new bytes, though no file under dist/ changed');
+});
