@@ -15,8 +15,12 @@ const CacheFile = z.object({
 	entries: z.custom<Record<string, unknown>>(value => typeof value === 'object' && value !== null && !Array.isArray(value)),
 });
 
-/** A few checkouts' own files (~3,500 each) with room to spare: a package, an agent's tree and a host build take one entry each (stamps-key.ts). Older entries go first. */
-const maxEntries = 20_000;
+/**
+ * A checkout takes ~90 entries (its task files, the Node binary, one per package and one for its build; the deciding
+ * code's graph keeps its files' stamps in its own file, module-graph.ts): dozens fit, and every hlab process parses
+ * the whole file (20,000 entries: 2.6 MB, 40–60 ms of its start). Older entries go first.
+ */
+const maxEntries = 5_000;
 const hex = /^[0-9a-f]{64}$/;
 
 /** The user's harness-lab cache folder: `$XDG_CACHE_HOME/harness-lab`, else `~/.cache/harness-lab`. */

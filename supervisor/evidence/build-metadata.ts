@@ -24,17 +24,17 @@ export function buildDigest(root = installRoot): Promise<{digest: string; files:
 
 /**
  * One digest-cache entry for the whole build, keyed by every file's stamp (stampsKey), not one per file: each build
- * left ~700 entries that every later hlab process parsed, long after the build was gone. A linked file is digested by
- * its target's bytes, which its link's stamp does not follow: a build with one is measured file by file.
+ * left ~700 entries that every later hlab process parsed, long after the build was gone. A link is stamped by the
+ * file it leads to, as it is digested.
  */
 async function measureBuild(root: string): Promise<{digest: string; files: number}> {
-	const entries = shippedFolders.flatMap(folder => walkTreeSync(join(root, 'dist', folder), {suffixes: ['.js', '.ranks']})).map(file => ({...file, name: recordedName(file.path, root)}));
+	const entries = shippedFolders.flatMap(folder => walkTreeSync(join(root, 'dist', folder), {suffixes: ['.js', '.ranks']})).map(file => ({path: file.path, name: recordedName(file.path, root), link: false}));
 	const compute = async (): Promise<string> => {
 		const files: Record<string, string | null> = {};
 		for (const entry of entries) files[entry.name] = await digestFile(entry.path, {remember: false});
 		return digestJson(files);
 	};
-	const key = entries.some(entry => entry.link) ? null : stampsKey('build', entries);
+	const key = stampsKey('build', entries);
 	const digest = key === null ? await compute() : await derivedDigest(key, compute, () => stampsKey('build', entries) === key);
 	return {digest, files: entries.length};
 }

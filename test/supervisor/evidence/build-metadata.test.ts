@@ -68,7 +68,7 @@ t.test('an edit, an added file or a removed one is a new digest at once', async 
 	t.equal(await buildDigestInProcess(root, cacheHome), expected({'dist/process/a.js': 'A', 'dist/engine/new.js': 'new'}), 'removed');
 });
 
-t.test('a linked file counts by its target\'s bytes, which its own stamp does not follow: such a build is measured file by file', async t => {
+t.test('a linked file counts by the bytes of the file it leads to, and so does its stamp', async t => {
 	const root = await build({'dist/process/a.js': 'a', 'elsewhere/target.js': 'one'});
 	await symlink(join(root, 'elsewhere/target.js'), join(root, 'dist/process/linked.js'));
 	const cacheHome = await tempDir(t, 'hlab-cache-');

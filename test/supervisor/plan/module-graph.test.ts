@@ -127,6 +127,35 @@ t.test('a graph saved by one process is reused by the next, and an import added 
 	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js', 'dist/rule.js'], 'a graph saved under another key is not used');
 });
 
+/** The graph as a fresh process computes it, names and digests. */
+async function digestsInNewProcess(t: Test, root: string, cache: string, entry: string): Promise<Record<string, string | null>> {
+	const module = join(installRoot, 'dist', 'supervisor', 'plan', 'module-graph.js');
+	const script = `const {digestModuleGraph} = await import(${JSON.stringify(module)}); console.log(JSON.stringify(await digestModuleGraph(${JSON.stringify(root)}, [${JSON.stringify(entry)}])));`;
+	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cache}, deadlineMs: 60_000});
+	t.equal(run.record.exit_code, 0, run.stderr?.toString() ?? '');
+	return JSON.parse(run.stdout?.toString() ?? 'null') as Record<string, string | null>;
+}
+
+t.test('a saved graph whose files keep their settled stamps is taken without digesting them; a moved stamp sends it back to the digests', async t => {
+	const root = await installation({'dist/decide.js': 'export const decide = 1;\n', 'dist/rule.js': 'export const rule = 2;\n'});
+	const cache = await tempDir(t, 'hlab-graph-cache-');
+	// A stamp younger than two seconds may share its tick with a write to come: none is kept for it.
+	await sleep(2_200);
+	const decide = await digestFile(join(root, 'dist/decide.js'));
+	t.same(await digestsInNewProcess(t, root, cache, 'decide.js'), {'dist/decide.js': decide});
+	const [saved] = await savedGraphs(cache);
+	t.match(saved, {stamps: /^graph:sha256:/}, 'saved with its files\' stamps');
+	t.notOk(existsSync(join(cache, 'harness-lab', 'file-digests.json')), 'and no digest-cache entry per file');
+	// A planted digest is answered back: the stamps vouched for the saved digests, no file was read.
+	const planted = `sha256:${'0'.repeat(64)}`;
+	await writeFile(saved!.path, JSON.stringify({...saved, path: undefined, files: {'dist/decide.js': planted}}));
+	t.same(await digestsInNewProcess(t, root, cache, 'decide.js'), {'dist/decide.js': planted}, 'the saved digests stand while the stamps hold');
+	// The same bytes written again move the stamp: the file is digested, and the planted digest no longer matches it.
+	await writeFile(join(root, 'dist/decide.js'), 'export const decide = 1;\n');
+	t.same(await digestsInNewProcess(t, root, cache, 'decide.js'), {'dist/decide.js': decide}, 'a moved stamp is checked by digest');
+	t.equal((await savedGraphs(cache))[0]!.stamps, null, 'saved again, without stamps while the file is not settled');
+});
+
 t.test('the saved graphs keep the newest 32: a new one pushes out the oldest', async t => {
 	const root = await installation({'dist/decide.js': 'export const decide = 1;\n'});
 	const cache = await tempDir(t, 'hlab-graph-cache-');
@@ -148,7 +177,7 @@ t.test('the saved graphs keep the newest 32: a new one pushes out the oldest', a
 });
 
 /** Every graph saved in the cache folder, with its file. */
-async function savedGraphs(cache: string): Promise<Array<{path: string; key: string; files: Record<string, string | null>}>> {
+async function savedGraphs(cache: string): Promise<Array<{path: string; key: string; files: Record<string, string | null>; stamps?: string | null}>> {
 	const dir = join(cache, 'harness-lab', 'module-graphs');
 	return Promise.all((await readdir(dir)).map(async name => ({path: join(dir, name), ...JSON.parse(await readFile(join(dir, name), 'utf8')) as {key: string; files: Record<string, string | null>}})));
 }
