@@ -1,10 +1,11 @@
-import {mkdir, writeFile} from 'node:fs/promises';
-import {dirname, join} from 'node:path';
+import {writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
 import t from 'tap';
 import {installRoot} from '../../files/install-root.js';
 import {runInGroup} from '../../process/index.js';
 import {checkNoLeaks} from '../leak-check.js';
 import {tempDir} from '../temp-dir.js';
+import {writeTree} from '../write-tree.js';
 
 checkNoLeaks(t);
 
@@ -26,10 +27,7 @@ async function cruise(cwd: string): Promise<{code: number | null; out: string}> 
 /** A small tree in the project's folder names, one file per entry. */
 async function tree(root: string, files: Record<string, string>): Promise<void> {
 	await writeFile(join(root, 'tsconfig.json'), JSON.stringify({compilerOptions: {module: 'nodenext', moduleResolution: 'nodenext'}}));
-	for (const [name, text] of Object.entries(files)) {
-		await mkdir(dirname(join(root, name)), {recursive: true});
-		await writeFile(join(root, name), text);
-	}
+	await writeTree(root, files);
 }
 
 t.test('the project keeps its layers: no upward import and no cycle', async t => {

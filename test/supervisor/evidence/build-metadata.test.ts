@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto';
-import {mkdir, readFile, rm, symlink, writeFile} from 'node:fs/promises';
+import {readFile, rm, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {pathToFileURL} from 'node:url';
@@ -10,6 +10,7 @@ import {installRoot} from '../../../files/install-root.js';
 import {runInGroup} from '../../../process/index.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {tempDir} from '../../temp-dir.js';
+import {writeTree} from '../../write-tree.js';
 
 checkNoLeaks(t);
 
@@ -31,10 +32,7 @@ const expected = (files: Record<string, string>): string => sha256(canonicalJson
 
 async function build(files: Record<string, string>): Promise<string> {
 	const root = await tempDir(t, 'hlab-build-');
-	for (const [name, text] of Object.entries(files)) {
-		await mkdir(join(root, name, '..'), {recursive: true});
-		await writeFile(join(root, name), text);
-	}
+	await writeTree(root, files);
 	return root;
 }
 
@@ -61,8 +59,7 @@ t.test('an edit, an added file or a removed one is a new digest at once', async 
 	// The same size, so only the stamp's times say it changed.
 	await writeFile(join(root, 'dist/process/a.js'), 'A');
 	t.equal(await buildDigestInProcess(root, cacheHome), expected({...files, 'dist/process/a.js': 'A'}), 'edited');
-	await mkdir(join(root, 'dist/engine'));
-	await writeFile(join(root, 'dist/engine/new.js'), 'new');
+	await writeTree(root, {'dist/engine/new.js': 'new'});
 	t.equal(await buildDigestInProcess(root, cacheHome), expected({...files, 'dist/process/a.js': 'A', 'dist/engine/new.js': 'new'}), 'added');
 	await rm(join(root, 'dist/files/b.js'));
 	t.equal(await buildDigestInProcess(root, cacheHome), expected({'dist/process/a.js': 'A', 'dist/engine/new.js': 'new'}), 'removed');

@@ -3,16 +3,14 @@ import {dirname, join} from 'node:path';
 import t, {type Test} from 'tap';
 import {packageDifferences, packageFingerprints} from '../../../supervisor/plan/fingerprints.js';
 import {tempDir} from '../../temp-dir.js';
+import {writeTree} from '../../write-tree.js';
 
 // Real folders laid out as npm lays them out; no process is started.
 
 async function writePackage(dir: string, manifest: object, files: Record<string, string> = {'index.js': 'export {};\n'}): Promise<void> {
 	await mkdir(dir, {recursive: true});
 	await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
-	for (const [name, text] of Object.entries(files)) {
-		await mkdir(dirname(join(dir, name)), {recursive: true});
-		await writeFile(join(dir, name), text);
-	}
+	await writeTree(dir, files);
 }
 
 /** root -> a (a symlinked folder) -> b@2 (nested under a); root -> b@1 (hoisted); c optional and absent; d required and absent. */

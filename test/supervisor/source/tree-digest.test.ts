@@ -1,6 +1,5 @@
 import {createHash} from 'node:crypto';
 import {existsSync} from 'node:fs';
-import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {pathToFileURL} from 'node:url';
@@ -10,6 +9,7 @@ import {installRoot} from '../../../files/install-root.js';
 import {runInGroup} from '../../../process/index.js';
 import {checkNoLeaks} from '../../leak-check.js';
 import {tempDir} from '../../temp-dir.js';
+import {writeTree} from '../../write-tree.js';
 
 checkNoLeaks(t);
 
@@ -17,9 +17,7 @@ const sha256 = (text: string): string => `sha256:${createHash('sha256').update(t
 
 t.test('a tree\'s table (a new host build, a task\'s workspace) leaves no digest-cache entry per file: nothing reads them again', async t => {
 	const dir = await tempDir(t, 'hlab-tree-');
-	await mkdir(join(dir, 'sub'));
-	await writeFile(join(dir, 'a.txt'), 'a');
-	await writeFile(join(dir, 'sub', 'b.txt'), 'b');
+	await writeTree(dir, {'a.txt': 'a', 'sub/b.txt': 'b'});
 	// Settled, so a per-file entry would be kept if the walk asked for one.
 	await sleep(2_200);
 	const cacheHome = await tempDir(t, 'hlab-cache-');
