@@ -17,10 +17,11 @@ const CacheFile = z.object({
 
 /**
  * A checkout takes ~90 entries (its task files, the Node binary, one per package and one for its build; the deciding
- * code's graph keeps its files' stamps in its own file, module-graph.ts): dozens fit, and every hlab process parses
- * the whole file (20,000 entries: 2.6 MB, 40–60 ms of its start). Older entries go first.
+ * code's graph keeps its files' stamps in its own file, module-graph.ts), a suite's task files one each: a few
+ * checkouts and a suite of ~1,000 tasks fit. Every hlab process parses the whole file (20,000 entries: 2.6 MB, 40–60 ms
+ * of its start). Older entries go first.
  */
-const maxEntries = 5_000;
+const maxEntries = 10_000;
 const hex = /^[0-9a-f]{64}$/;
 
 /** The user's harness-lab cache folder: `$XDG_CACHE_HOME/harness-lab`, else `~/.cache/harness-lab`. */
