@@ -69,9 +69,9 @@ function readSaved(): Record<string, string> {
 /** The file a spawn of `tool` runs: a path as given, else the first executable regular file of that name on PATH. */
 function findOnPath(tool: string, path: string): string | null {
 	if (tool.includes('/')) return resolve(tool);
-	// An empty PATH entry means the working directory: what it holds is the caller's, so such a tool is asked every time.
 	for (const dir of path.split(delimiter)) {
-		if (!isAbsolute(dir)) continue;
+		// An empty or relative entry is looked up from the working directory: a tool found past one is asked every time.
+		if (!isAbsolute(dir)) return null;
 		const candidate = join(dir, tool);
 		try {
 			accessSync(candidate, constants.X_OK);

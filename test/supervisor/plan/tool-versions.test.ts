@@ -58,6 +58,12 @@ t.test('a binary reached under another name (a version manager\'s shim) is asked
 	t.notOk(Object.keys(await saved()).some(key => key.startsWith('["shimmed"')), 'nothing saved for it');
 });
 
+t.test('a PATH that looks in the working directory before the tool\'s folder keeps nothing: what a spawn finds there is the caller\'s', async t => {
+	t.not(versionKey('manager', {PATH: bin}), null);
+	t.equal(versionKey('manager', {PATH: `:${bin}`}), null, 'an empty entry');
+	t.equal(versionKey('manager', {PATH: `tools:${bin}`}), null, 'a relative one');
+});
+
 t.test('the locale is part of the key, and a missing tool is null', async t => {
 	const [c, german] = [versionKey('manager', {...process.env, LANG: 'C'}), versionKey('manager', {...process.env, LANG: 'de_DE.UTF-8'})];
 	t.ok(c !== null && german !== null && c !== german, 'one key per locale');
