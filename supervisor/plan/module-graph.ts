@@ -36,17 +36,17 @@ export async function digestModuleGraph(root: string, entries: readonly string[]
 	const cached = known.get(key) ?? readSavedGraph(key);
 	if (cached !== undefined) {
 		const names = Object.keys(cached.files);
-		if (cached.stamps !== null && stampsOf(names, root) === cached.stamps) return remember(key, cached, cached);
+		if (cached.stamps !== null && stampsOf(names, root) === cached.stamps) return keep(key, cached, cached);
 		const now = await digestGraph(names, root);
-		if (Object.entries(now.files).every(([name, digest]) => digest !== null && digest === cached.files[name])) return remember(key, now, cached);
+		if (Object.entries(now.files).every(([name, digest]) => digest !== null && digest === cached.files[name])) return keep(key, now, cached);
 	}
 	const inputs = await bundleInputs(root, entries);
 	// The bundle's chunks that carry them are what `hlab` runs: an edit there changes the graph as an edit to dist/ does.
-	return remember(key, await digestGraph([...inputs, ...bundleChunksHolding(root, inputs)], root), undefined);
+	return keep(key, await digestGraph([...inputs, ...bundleChunksHolding(root, inputs)], root), undefined);
 }
 
 /** Keeps the graph for this process, and saves it for later ones unless the saved copy is this one already. */
-function remember(key: string, graph: KnownGraph, saved: KnownGraph | undefined): GraphFiles {
+function keep(key: string, graph: KnownGraph, saved: KnownGraph | undefined): GraphFiles {
 	known.set(key, graph);
 	if (saved === undefined || saved.stamps !== graph.stamps) saveGraph(key, graph);
 	return graph.files;

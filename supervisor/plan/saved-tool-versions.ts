@@ -40,14 +40,10 @@ export function versionKey(tool: string, env: NodeJS.ProcessEnv = process.env): 
 	return stamp === null ? null : JSON.stringify([tool, found, real, stamp, localeVariables.map(name => env[name] ?? null)]);
 }
 
-export function savedVersion(key: string): string | undefined {
-	const entries = readSaved();
-	return Object.hasOwn(entries, key) ? entries[key] : undefined;
-}
-
 export function saveVersion(key: string, version: string): void {
 	try {
-		const entries = readSaved();
+		// Read again: another process may have saved since this one read.
+		const entries = savedVersions();
 		delete entries[key];
 		entries[key] = version;
 		mkdirSync(digestCacheDir(), {recursive: true, mode: 0o700});
@@ -57,7 +53,8 @@ export function saveVersion(key: string, version: string): void {
 	}
 }
 
-function readSaved(): Record<string, string> {
+/** Every saved version line by its key. */
+export function savedVersions(): Record<string, string> {
 	try {
 		return SavedVersions.parse(JSON.parse(readFileSync(savedVersionsPath(), 'utf8'))).entries;
 	} catch {

@@ -1,18 +1,18 @@
-import {savedVersion, saveVersion, versionKey} from './saved-tool-versions.js';
+import {savedVersions, saveVersion, versionKey} from './saved-tool-versions.js';
 
 /** Version line of each tool, null when the tool cannot be started; `node` is the running runtime. */
 export async function toolVersions(tools: string[]): Promise<Record<string, string | null>> {
 	const asked = [...new Set(tools)].filter(tool => tool !== 'node').sort();
+	const saved = asked.length === 0 ? {} : savedVersions();
 	// Side by side: each is a process start, and an attempt waits for them before its first task.
-	const versions = await Promise.all(asked.map(toolVersion));
+	const versions = await Promise.all(asked.map(tool => toolVersion(tool, saved)));
 	return {node: process.version, ...Object.fromEntries(asked.map((tool, index) => [tool, versions[index]!]))};
 }
 
 /** The saved answer of the same binary (saved-tool-versions.ts), else the tool's own. */
-async function toolVersion(tool: string): Promise<string | null> {
+async function toolVersion(tool: string, saved: Record<string, string>): Promise<string | null> {
 	const key = versionKey(tool);
-	const saved = key === null ? undefined : savedVersion(key);
-	if (saved !== undefined) return saved;
+	if (key !== null && Object.hasOwn(saved, key)) return saved[key]!;
 	const version = await askVersion(tool);
 	// Saved only if the binary is the same after answering as before.
 	if (key !== null && version !== null && versionKey(tool) === key) saveVersion(key, version);

@@ -12,7 +12,7 @@ import {walkTreeSync, type WalkedFile} from '../../files/walk-tree.js';
  * task would only push out the ones other processes read.
  */
 export async function digestTree(dir: string, skip: (rel: string) => boolean = () => false): Promise<Record<string, string>> {
-	return tableOf(walkTreeSync(dir, {skip}), {remember: false});
+	return tableOf(walkTreeSync(dir, {skip}));
 }
 
 /**
@@ -24,9 +24,9 @@ export async function currentTable(dir: string, recorded: Record<string, string>
 	const files = walkTreeSync(dir, {skip});
 	const key = stampsKey('tree', files);
 	let computed: Record<string, string> | null = null;
-	const compute = async (): Promise<string> => digestJson((computed = await tableOf(files, {remember: false})));
+	const compute = async (): Promise<string> => digestJson((computed = await tableOf(files)));
 	const digest = key === null ? await compute() : await derivedDigest(key, compute, () => stampsKey('tree', files) === key);
-	return computed ?? (digest === digestJson(recorded) ? recorded : tableOf(files, {remember: false}));
+	return computed ?? (digest === digestJson(recorded) ? recorded : tableOf(files));
 }
 
 /** The overall digest of a build: its files and the node binary it names. */
@@ -34,8 +34,9 @@ export function buildDigestOf(files: Record<string, string>, node: {path: string
 	return digestJson({files, node: {path: node.path, digest: node.digest}});
 }
 
-async function tableOf(files: WalkedFile[], options: {remember: boolean}): Promise<Record<string, string>> {
+/** Each file hashed without a digest-cache entry of its own: a tree is checked by its one entry (currentTable), if ever. */
+async function tableOf(files: WalkedFile[]): Promise<Record<string, string>> {
 	const out: Record<string, string> = {};
-	for (const file of files) out[file.name] = file.link ? `link:${digestBytes(await readlink(file.path))}` : (await digestFile(file.path, options)) ?? 'unreadable';
+	for (const file of files) out[file.name] = file.link ? `link:${digestBytes(await readlink(file.path))}` : (await digestFile(file.path, {remember: false})) ?? 'unreadable';
 	return out;
 }
