@@ -3,13 +3,11 @@ import {existsSync} from 'node:fs';
 import {mkdtemp, readFile, rm, stat, utimes, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
 import {DigestCache, digestCachePath} from '../../files/digest-cache.js';
 import {fileDigest} from '../../files/file-digest.js';
-import {installRoot} from '../../files/install-root.js';
 import {sha256} from '../../files/sha256.js';
-import {runInGroup} from '../../process/index.js';
 import {checkNoLeaks} from '../leak-check.js';
+import {inNewProcess} from '../new-process.js';
 
 checkNoLeaks(t);
 
@@ -31,11 +29,9 @@ t.test('a file rewritten right after hashing, same size, same mtime, is hashed a
 
 /** Digests `file` in a new Node process with its own cache folder, as a second hlab process would. */
 async function digestInProcess(file: string, cacheHome: string): Promise<string> {
-	const module = pathToFileURL(join(installRoot, 'dist', 'files', 'file-digest.js')).href;
-	const script = `const {fileDigest} = await import(${JSON.stringify(module)}); process.stdout.write(await fileDigest(${JSON.stringify(file)}));`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, deadlineMs: 60_000});
-	if (run.record.exit_code !== 0) throw new Error(run.stderr?.toString());
-	return run.stdout?.toString() ?? '';
+	const run = await inNewProcess('files/file-digest.js', `m.fileDigest(${JSON.stringify(file)})`, cacheHome);
+	if (run.code !== 0) throw new Error(run.stderr);
+	return run.value as string;
 }
 
 t.test('a settled file\'s digest is kept across processes in the user\'s cache, keyed by its stamp', async t => {

@@ -1,30 +1,25 @@
-import {createHash} from 'node:crypto';
 import {readFile, rm, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {pathToFileURL} from 'node:url';
 import t from 'tap';
 import {canonicalJson} from '../../../files/canonical-json.js';
 import {digestCachePath} from '../../../files/digest-cache.js';
-import {installRoot} from '../../../files/install-root.js';
-import {runInGroup} from '../../../process/index.js';
+import {sha256} from '../../../files/sha256.js';
 import {checkNoLeaks} from '../../leak-check.js';
+import {inNewProcess} from '../../new-process.js';
 import {tempDir} from '../../temp-dir.js';
 import {writeTree} from '../../write-tree.js';
 
 checkNoLeaks(t);
 
-const sha256 = (text: string | Buffer): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 /** A stamp younger than two seconds is never cached: the waits below let the files settle. */
 const settle = (): Promise<void> => sleep(2_200);
 
 /** The build digest of `root` from a new Node process with its own cache folder, as the next hlab process would measure it. */
 async function buildDigestInProcess(root: string, cacheHome: string): Promise<string> {
-	const module = pathToFileURL(join(installRoot, 'dist', 'supervisor', 'evidence', 'build-metadata.js')).href;
-	const script = `const {buildDigest} = await import(${JSON.stringify(module)}); process.stdout.write((await buildDigest(${JSON.stringify(root)})).digest);`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, deadlineMs: 60_000});
-	if (run.record.exit_code !== 0) throw new Error(run.stderr?.toString());
-	return run.stdout?.toString() ?? '';
+	const run = await inNewProcess('supervisor/evidence/build-metadata.js', `m.buildDigest(${JSON.stringify(root)})`, cacheHome);
+	if (run.code !== 0) throw new Error(run.stderr);
+	return (run.value as {digest: string}).digest;
 }
 
 /** What the digest must be: every shipped file's own digest by its name from the root, the whole as canonical JSON. */

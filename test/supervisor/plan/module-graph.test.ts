@@ -4,7 +4,6 @@ import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
 import t, {type Test} from 'tap';
 import {isRunning, readTable} from '../../../process/proc-table.js';
-import {runInGroup} from '../../../process/index.js';
 import {digestFile} from '../../../files/digest.js';
 import {installRoot} from '../../../files/install-root.js';
 import {builtinTasks} from '../../../tasks/index.js';
@@ -12,6 +11,7 @@ import {builtinScorer} from '../../../supervisor/plan/identities.js';
 import {digestModuleGraph, ModuleGraphError} from '../../../supervisor/plan/module-graph.js';
 import {deciderEntries, taskEntry} from '../../../supervisor/plan/scorer-entries.js';
 import {checkNoLeaks} from '../../leak-check.js';
+import {inNewProcess} from '../../new-process.js';
 import {tempDir} from '../../temp-dir.js';
 import {writeTree} from '../../write-tree.js';
 
@@ -96,13 +96,16 @@ t.test('the built-in scorer holds each kind of deciding file and leaves the CLI 
 	t.same(files.filter(name => name.includes('node_modules') || name.startsWith('/')), [], 'packages are fingerprinted elsewhere, and every name is relative to the installation');
 });
 
-/** The graph's names as a fresh process computes them, with its own cache folder. */
+/** The graph as a fresh process computes it with its own cache folder, names and digests. */
+async function digestsInNewProcess(t: Test, root: string, cache: string, entry: string): Promise<Record<string, string | null>> {
+	const run = await inNewProcess('supervisor/plan/module-graph.js', `m.digestModuleGraph(${JSON.stringify(root)}, [${JSON.stringify(entry)}])`, cache);
+	t.equal(run.code, 0, run.stderr);
+	return run.value as Record<string, string | null>;
+}
+
+/** The graph's names as a fresh process computes them. */
 async function graphInNewProcess(t: Test, root: string, cache: string, entry: string): Promise<string[]> {
-	const module = join(installRoot, 'dist', 'supervisor', 'plan', 'module-graph.js');
-	const script = `const {digestModuleGraph} = await import(${JSON.stringify(module)}); console.log(JSON.stringify(Object.keys(await digestModuleGraph(${JSON.stringify(root)}, [${JSON.stringify(entry)}]))));`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cache}, deadlineMs: 60_000});
-	t.equal(run.record.exit_code, 0, run.stderr?.toString() ?? '');
-	return JSON.parse(run.stdout?.toString() ?? 'null') as string[];
+	return Object.keys(await digestsInNewProcess(t, root, cache, entry));
 }
 
 t.test('a graph saved by one process is reused by the next, and an import added since is still seen', async t => {
@@ -124,15 +127,6 @@ t.test('a graph saved by one process is reused by the next, and an import added 
 	await writeFile(saved!.path, JSON.stringify({schema: 'harness-lab/module-graph@1', key: `${saved!.key} `, files: {'dist/decide.js': decide}}));
 	t.same(await graphInNewProcess(t, root, cache, 'decide.js'), ['dist/decide.js', 'dist/rule.js'], 'a graph saved under another key is not used');
 });
-
-/** The graph as a fresh process computes it, names and digests. */
-async function digestsInNewProcess(t: Test, root: string, cache: string, entry: string): Promise<Record<string, string | null>> {
-	const module = join(installRoot, 'dist', 'supervisor', 'plan', 'module-graph.js');
-	const script = `const {digestModuleGraph} = await import(${JSON.stringify(module)}); console.log(JSON.stringify(await digestModuleGraph(${JSON.stringify(root)}, [${JSON.stringify(entry)}])));`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cache}, deadlineMs: 60_000});
-	t.equal(run.record.exit_code, 0, run.stderr?.toString() ?? '');
-	return JSON.parse(run.stdout?.toString() ?? 'null') as Record<string, string | null>;
-}
 
 t.test('a saved graph whose files keep their settled stamps is taken without digesting them; a moved stamp sends it back to the digests', async t => {
 	const root = await installation({'dist/decide.js': 'export const decide = 1;\n', 'dist/rule.js': 'export const rule = 2;\n'});
