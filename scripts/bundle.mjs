@@ -36,6 +36,19 @@ const external = [
 /** The installation's suite (graders, expected data, reference answers): sandboxes hide these folders, so chunks carrying their code are listed to be hidden too. */
 const suiteFolders = ['tasks', 'examples', 'test'];
 
+/**
+ * zod's namespace re-exports its 60-odd translations of error messages: half of its 755 kB chunk, read, decoded and
+ * compiled by every process and thread that loads it. The project's messages are zod's English ones, which zod
+ * imports by itself; `z.locales` keeps `en` alone (bench/README.md, "zod without its translations").
+ */
+const englishOnly = {
+	name: 'zod-english-only',
+	setup(bundle) {
+		bundle.onResolve({filter: /\/locales\/index\.js$/}, args => (/[/\\]node_modules[/\\]zod[/\\]/.test(args.importer) ? {path: resolve(dirname(args.importer), '../locales/en.js'), namespace: 'zod-english'} : undefined));
+		bundle.onLoad({filter: /.*/, namespace: 'zod-english'}, args => ({contents: `export {default as en} from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path)}));
+	},
+};
+
 const names = entries.map(entry => basename(entry));
 if (new Set(names).size !== names.length) throw new Error(`bundle entries must have distinct file names: ${names.join(', ')}`);
 
@@ -52,6 +65,7 @@ const result = await build({
 	platform: 'node',
 	target: 'node22',
 	external,
+	plugins: [englishOnly],
 	// CommonJS packages inlined into ES chunks call require(); each chunk gets its own.
 	banner: {js: "import {createRequire as __hlabCreateRequire} from 'node:module'; const require = __hlabCreateRequire(import.meta.url);"},
 	// Linked maps that chain to tsc's: with --enable-source-maps a stack names the .ts files.
@@ -67,7 +81,9 @@ const suiteChunks = Object.entries(result.metafile.outputs)
 // Each file inlined (the project's compiled files, the packages' files) by the chunk that holds it, both named from the
 // installation: the scorer's identity digests the chunks of its files too, and tests list the modules a run loaded.
 const fromRoot = file => relative(dirname(dist), resolve(dist, file)).split(sep).join('/');
-const chunkOf = Object.entries(result.metafile.outputs).flatMap(([file, output]) => Object.keys(output.inputs).map(input => [fromRoot(input), fromRoot(file)]));
+// A module the bundler made (a plugin's namespace: zod's English-only locales) is no file, and left out.
+const isFile = input => !/^[a-z-]+:/.test(input);
+const chunkOf = Object.entries(result.metafile.outputs).flatMap(([file, output]) => Object.keys(output.inputs).filter(isFile).map(input => [fromRoot(input), fromRoot(file)]));
 await writeFile(join(out, 'inputs.json'), `${JSON.stringify(Object.fromEntries(chunkOf.sort(([a], [b]) => (a < b ? -1 : 1))), null, '\t')}\n`);
 await writeFile(join(out, 'bundle.json'), `${JSON.stringify({entries: Object.fromEntries(entries.map(entry => [entry, basename(entry)])), suite_chunks: suiteChunks}, null, '\t')}\n`);
 // The chunks' package scope, found at once: without it Node's module loader looked for dist/bundle/package.json and

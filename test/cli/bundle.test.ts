@@ -98,6 +98,18 @@ t.test('every file a bundled module names beside itself (new URL(..., import.met
 	t.strictSame(named.filter(name => !existsSync(join(bundleDir, name))), [], 'each is there');
 });
 
+// Every process and thread reads, decodes and compiles the chunk zod is in: its sixty-odd translations were half of it.
+t.test('zod is bundled with its English messages alone', async t => {
+	const chunks = readdirSync(bundleDir).filter(name => name.endsWith('.js')).map(name => readFileSync(join(bundleDir, name), 'utf8'));
+	const locales = chunks.flatMap(text => [...text.matchAll(/^\/\/ \.\.\/node_modules\/zod\/v4\/locales\/(\S+)$/gm)].map(match => match[1]!));
+	t.strictSame(locales, ['en.js'], 'no translation but English is inlined');
+	const zodChunk = readdirSync(bundleDir).find(name => name.endsWith('.js') && readFileSync(join(bundleDir, name), 'utf8').includes('\n// ../node_modules/zod/v4/core/schemas.js\n'))!;
+	const exported = Object.values(await import(join(bundleDir, zodChunk)) as Record<string, unknown>);
+	const z = exported.find((value): value is typeof import('zod').z => typeof (value as {string?: unknown} | null)?.string === 'function')!;
+	t.strictSame(Object.keys(z.locales), ['en'], 'z.locales keeps English');
+	t.equal(z.string().safeParse(1).error?.issues[0]?.message, 'Invalid input: expected string, received number', 'messages are zod\'s English ones');
+});
+
 // Node gives a CommonJS package's named exports to import(); esbuild's chunk of one exports `default` alone (yaml's `parse` was lost).
 t.test('no chunk is a CommonJS package that only a dynamic import reaches', async t => {
 	const alone = readdirSync(bundleDir).filter(name => name.endsWith('.js') && /^export default require_\w+\(\);$/m.test(readFileSync(join(bundleDir, name), 'utf8')));
