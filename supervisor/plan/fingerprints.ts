@@ -10,7 +10,7 @@ export const PackageFingerprint = z.object({
 	name: z.string(),
 	/** The installed package.json's version; null when the package is missing or has none. */
 	version: z.string().nullable(),
-	/** Digest over every installed file of the package (nested node_modules excluded); null when it is missing. */
+	/** Digest over every file of the package Node can load (nested node_modules, declarations, maps and docs excluded: package-digest.ts); null when it is missing. */
 	digest: z.string().nullable(),
 });
 export type PackageFingerprint = z.infer<typeof PackageFingerprint>;

@@ -51,6 +51,21 @@ t.test('an edited, added or removed file of an installed package changes its dig
 	t.not(b1(await packageFingerprints(root)), b1(added), 'a removed file counts');
 });
 
+// Each file listed is a stat at every admission: of this installation's packages, 60% of the files are no code.
+t.test('what Node never loads as code (declarations, TypeScript sources, source maps, Markdown) does not count; every other file does', async t => {
+	const root = await installation(t);
+	const b = join(dirname(root), 'b');
+	const b1 = async () => (await packageFingerprints(root)).find(item => item.name === 'b' && item.version === '1.0.0')?.digest;
+	const before = await b1();
+	await writeTree(b, {'lib/b.d.ts': 'export declare const b: number;\n', 'lib/b.d.mts': '', 'src/b.ts': 'export const b = 1;\n', 'src/b.cts': '', 'lib/b.js.map': '{}', 'README.md': '# b\n'});
+	t.equal(await b1(), before, 'declarations, sources, maps and documents added: the same digest');
+	for (const [name, text] of [['lib/b.json', '{}'], ['lib/b.cjs', ''], ['lib/b.lua', 'return 1'], ['LICENSE', 'MIT'], ['bin/b', '#!/bin/sh\n']] as const) {
+		const was = await b1();
+		await writeTree(b, {[name]: text});
+		t.not(await b1(), was, `${name} counts`);
+	}
+});
+
 t.test('a nested node_modules belongs to its own package, not to the one that holds it', async t => {
 	const root = await installation(t);
 	const before = await packageFingerprints(root);
