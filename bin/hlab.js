@@ -14,7 +14,10 @@ module.enableCompileCache?.();
 // Reading evidence (a report page, a comparison, a recovery) holds whole reports: V8's own sizing serves it, and the two
 // flags below would triple its collection time (bench/README.md, ten thousand tasks).
 const readsEvidence = process.argv[2] === 'report' || (process.argv[2] === 'eval' && process.argv.some(arg => /^--(compare|recover)(=|$)/.test(arg)));
-if (!readsEvidence) {
+// A host worker runs one task in a process of its own: the supervisor's sizing below is for many tasks in one heap, and
+// its smaller young generation cost a host worker's start ~10 ms of CPU in collections (bench/README.md, "a host worker's start").
+const hostWorker = process.argv[2] === 'host-worker';
+if (!readsEvidence && !hostWorker) {
 	// The supervisor's young generation grows to 2 MB semi-spaces, not V8's 16: at concurrency 8 the larger one was about 30 MB of
 	// peak memory (bench/README.md, where the memory goes). Not held at its initial size (--semi-space-growth-factor=1): that was 5×
 	// the scavenges and ~0.1 CPU-s of a one-task attempt (bench/README.md, the attempt's fixed cost). Worker threads set their own limit.
