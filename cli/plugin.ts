@@ -62,6 +62,6 @@ async function describeSdk(typesDir: string) {
 		protocol_version: pluginProtocolVersion,
 		sdk: {specifier: sdkSpecifier, entry: 'sdk/index.d.ts', digest: sdkDigest(), files, external: closure.external, unresolved: closure.unresolved},
 		capabilities: capabilityCatalog,
-		tools: toolDefinitions,
+		tools: toolDefinitions(),
 	};
 }

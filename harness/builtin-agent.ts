@@ -14,13 +14,20 @@ const systemPrompt = [
 /** Sent when the model answered with text only, so the loop keeps to tool use. */
 const continueNudge = 'Continue with the task using the tools; call done with a summary once it is complete.';
 
+let tools: Harness['tools'] | undefined;
+
 /** The built-in coding agent: the harness every run uses unless it is given another. */
 export const builtinAgent: Harness = {
 	schema: harnessSchemaVersion,
 	name: 'builtin-coding-agent',
 	instructions: {system: systemPrompt, continue: continueNudge},
 	task_template: {text: '{{prompt}}', variables: ['prompt']},
-	tools: builtinTools.map(tool => ({name: tool.name, description: tool.description, parameters: toolParameters(tool.args), implementation: tool.implementation})),
+	// Generated from the argument schemas when first read: a process or thread that never offers them (the supervisor's
+	// main thread) skips the ~15 ms of JSON Schema it took at every start.
+	get tools() {
+		tools ??= builtinTools.map(tool => ({name: tool.name, description: tool.description, parameters: toolParameters(tool.args), implementation: tool.implementation}));
+		return tools;
+	},
 	enabled_tools: builtinTools.map(tool => tool.name),
 	context: {history: 'full'},
 	// The defaults of `hlab agent`; a plan's budgets replace them in an experiment.

@@ -18,14 +18,14 @@ t.test('each built-in tool is offered with the JSON Schema of the zod schema tha
 });
 
 t.test('the engine offers exactly the built-in harness\'s definitions, and binds them', async t => {
-	t.same(toolDefinitions, offeredTools(builtinAgent));
+	t.same(toolDefinitions(), offeredTools(builtinAgent));
 	t.same(toolNames, ['read_file', 'write_file', 'list_files', 'run_command', 'done']);
 	t.equal(systemPrompt, builtinAgent.instructions.system);
-	t.same(bindTools(builtinAgent).definitions, toolDefinitions);
+	t.same(bindTools(builtinAgent).definitions, toolDefinitions());
 });
 
 t.test('done requires its summary, as its definition says', async t => {
-	const done = toolDefinitions.find(tool => tool.function.name === 'done')!;
+	const done = toolDefinitions().find(tool => tool.function.name === 'done')!;
 	t.same(done.function.parameters.required, ['summary']);
 	t.notOk(DoneArgs.safeParse({}).success, 'a done call without a summary is refused');
 	t.ok(DoneArgs.safeParse({summary: ''}).success);

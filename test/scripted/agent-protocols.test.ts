@@ -10,7 +10,7 @@ import {scriptedServer} from '../engine/engine-run.js';
 // What third-party agents speak, driven by the official client over loopback: streamed chat completions and the Responses API.
 const server = await scriptedServer(t);
 const client = new OpenAI({baseURL: server.url, apiKey: 'unused', maxRetries: 0});
-const tools = toolDefinitions as OpenAI.ChatCompletionFunctionTool[];
+const tools = toolDefinitions() as OpenAI.ChatCompletionFunctionTool[];
 const responseTools: OpenAI.Responses.FunctionTool[] = tools.map(tool => ({type: 'function', name: tool.function.name, description: tool.function.description ?? null, parameters: tool.function.parameters ?? null, strict: false}));
 
 interface Call {name: string; args: unknown}

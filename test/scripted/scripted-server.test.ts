@@ -7,7 +7,7 @@ import {scriptedServer} from '../engine/engine-run.js';
 const task = getTask('test_failure_fix')!;
 const server = await scriptedServer(t);
 const client = new OpenAI({baseURL: server.url, apiKey: 'unused', maxRetries: 0});
-const tools = toolDefinitions as OpenAI.ChatCompletionFunctionTool[];
+const tools = toolDefinitions() as OpenAI.ChatCompletionFunctionTool[];
 const opening: OpenAI.ChatCompletionMessageParam[] = [{role: 'system', content: 'You are an agent.'}, {role: 'user', content: task.prompt}];
 
 async function expectApiError(t: Test, request: () => Promise<unknown>, status: number, code: string | null, param?: string | null): Promise<void> {

@@ -48,7 +48,7 @@ t.test('relative paths where the schema allows them; run and start always throug
 t.test('the reference finishes with a finishing tool when one is offered, else with a text', async t => {
 	t.same(toolPlanFor(request([tool('bash', {command: str()}), tool('attempt_completion', {result: str()})])).finish('ok'), {kind: 'call', name: 'attempt_completion', args: {result: 'ok'}});
 	t.same(toolPlanFor(request([tool('bash', {command: str()})])).finish('ok'), {kind: 'text'});
-	const native = toolPlanFor({model: 'm', messages: [{role: 'user', content: 'x'}], tools: toolDefinitions as unknown as ChatRequest['tools']});
+	const native = toolPlanFor({model: 'm', messages: [{role: 'user', content: 'x'}], tools: toolDefinitions() as unknown as ChatRequest['tools']});
 	t.same(native.finish('ok'), {kind: 'call', name: 'done', args: {summary: 'ok'}}, 'the built-in tools: done, as always');
 	const step = {tool: 'run_command', args: {command: 'x', background: true}};
 	t.same(native.call(step, 0)!.args, step.args, 'the built-in tools: each step is its own call, unchanged');
