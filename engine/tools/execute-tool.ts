@@ -9,12 +9,12 @@ import {describeIssues} from '../../controller-protocol/describe-issues.js';
 
 export type {ToolOutcome} from './implementations.js';
 
-let builtinToolset: Toolset | undefined;
+let builtinBound: Toolset | undefined;
 
 /** The built-in agent's tools, bound at the first ask: what a caller that names no toolset gets. */
-function builtinTools(): Toolset {
-	builtinToolset ??= bindTools(builtinAgent);
-	return builtinToolset;
+function builtinToolset(): Toolset {
+	builtinBound ??= bindTools(builtinAgent);
+	return builtinBound;
 }
 
 /** The arguments of a tool call, parsed; a malformed call is the model's mistake, reported back to it. */
@@ -35,7 +35,7 @@ export function parseArguments<T>(schema: z.ZodType<T>, name: string, text: stri
  * enabled, bad arguments, a bad path) come back as an error observation (`is_error`); a broken machine, the deadline
  * or a cancellation throws an EngineError that ends the loop.
  */
-export async function executeTool(context: CommandContext, name: string, argumentsText: string, tools: Toolset = builtinTools()): Promise<ToolOutcome> {
+export async function executeTool(context: CommandContext, name: string, argumentsText: string, tools: Toolset = builtinToolset()): Promise<ToolOutcome> {
 	try {
 		const bound = tools.find(name);
 		if (bound === undefined) throw new ToolError(`there is no tool named ${name}; ${tools.describeNames()}`);
