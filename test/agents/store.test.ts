@@ -1,14 +1,12 @@
 import {appendFile, readdir, readFile, rm, stat, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {pathToFileURL} from 'node:url';
 import t from 'tap';
 import {checkSpec, installAgent, InstallManifest, verifyAgent, type AgentSpec} from '../../agents/index.js';
 import {digestFile, digestJson} from '../../files/digest.js';
 import {digestCachePath} from '../../files/digest-cache.js';
-import {installRoot} from '../../files/install-root.js';
-import {runInGroup} from '../../process/index.js';
 import {checkNoLeaks} from '../leak-check.js';
+import {inNewProcess} from '../new-process.js';
 import {tempDir} from '../temp-dir.js';
 
 checkNoLeaks(t);
@@ -114,11 +112,9 @@ t.test('a command spec without a package has nothing to install', async t => {
 
 /** verifyAgent in a new Node process with its own digest cache folder, as the next hlab process would run it. */
 async function verifyInProcess(store: string, cacheHome: string): Promise<{ok: boolean; reason?: string; file?: string | null}> {
-	const module = pathToFileURL(join(installRoot, 'dist', 'agents', 'index.js')).href;
-	const script = `const {verifyAgent, checkSpec} = await import(${JSON.stringify(module)}); const spec = checkSpec(${JSON.stringify(spec({}))}); process.stdout.write(JSON.stringify(await verifyAgent(spec, ${JSON.stringify(store)})));`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, deadlineMs: 60_000});
-	if (run.record.exit_code !== 0) throw new Error(run.stderr?.toString());
-	return JSON.parse(run.stdout?.toString() ?? '') as {ok: boolean};
+	const run = await inNewProcess('agents/index.js', `m.verifyAgent(m.checkSpec(${JSON.stringify(spec({}))}), ${JSON.stringify(store)})`, cacheHome);
+	if (run.code !== 0) throw new Error(run.stderr);
+	return run.value as {ok: boolean};
 }
 
 async function cacheEntries(cacheHome: string): Promise<Record<string, string>> {

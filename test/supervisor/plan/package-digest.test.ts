@@ -2,22 +2,18 @@ import t from 'tap';
 import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {digestCachePath} from '../../../files/digest-cache.js';
-import {installRoot} from '../../../files/install-root.js';
-import {runInGroup} from '../../../process/index.js';
 import {checkNoLeaks} from '../../leak-check.js';
+import {inNewProcess} from '../../new-process.js';
 
 checkNoLeaks(t);
 
 /** A package's digest computed in a new Node process with its own cache folder, as a second hlab process would. */
 async function digestInProcess(dir: string, cacheHome: string): Promise<string> {
-	const module = pathToFileURL(join(installRoot, 'dist', 'supervisor', 'plan', 'package-digest.js')).href;
-	const script = `const {packageDigest} = await import(${JSON.stringify(module)}); process.stdout.write(await packageDigest(${JSON.stringify(dir)}));`;
-	const run = await runInGroup({argv: [process.execPath, '--input-type=module', '-e', script], env: {XDG_CACHE_HOME: cacheHome}, deadlineMs: 60_000});
-	if (run.record.exit_code !== 0) throw new Error(run.stderr?.toString());
-	return run.stdout?.toString() ?? '';
+	const run = await inNewProcess('supervisor/plan/package-digest.js', `m.packageDigest(${JSON.stringify(dir)})`, cacheHome);
+	if (run.code !== 0) throw new Error(run.stderr);
+	return run.value as string;
 }
 
 async function packageKeys(cacheHome: string): Promise<string[]> {

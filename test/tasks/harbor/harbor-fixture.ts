@@ -1,5 +1,6 @@
-import {chmod, mkdir, writeFile} from 'node:fs/promises';
-import {dirname, join} from 'node:path';
+import {chmod} from 'node:fs/promises';
+import {join} from 'node:path';
+import {writeTree} from '../../write-tree.js';
 
 /** A package this machine does not have (the fixture checks it), for the task freeze must refuse. */
 export const absentPackage = 'cowsay';
@@ -27,10 +28,7 @@ export async function writeHarborTask(root: string, id: string, files: HarborTas
 		'tests/secret.txt': `${testsSecret}\n`,
 		...files.extra,
 	};
-	for (const [name, text] of Object.entries(all)) {
-		await mkdir(dirname(join(dir, name)), {recursive: true});
-		await writeFile(join(dir, name), text);
-	}
+	await writeTree(dir, all);
 	await chmod(join(dir, 'tests', 'test.sh'), 0o755);
 	return dir;
 }
