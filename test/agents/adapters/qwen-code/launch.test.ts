@@ -16,10 +16,10 @@ t.test('Qwen Code runs headless from its cli.js, yolo, stream-json, its budgets 
 	task.deadlineMs = 90_500;
 	const launch = adapter.launch(spec, task);
 	t.strictSame(launch.argv, [
-		process.execPath, '--expose-gc', '/store/q/node_modules/@qwen-code/qwen-code/cli.js',
+		process.execPath, '--expose-gc', '--liftoff-only', '/store/q/node_modules/@qwen-code/qwen-code/cli.js',
 		'--output-format', 'stream-json', '--approval-mode', 'yolo', '--auth-type', 'openai', '--model=qwen3-coder-plus',
 		'--max-session-turns', '40', '--max-wall-time', '90s', '--system-prompt=-Be brief.', '--debug',
-	], 'the entry is cli.js, not the self-relaunching, self-updating cli-entry.js; = keeps a value that starts with - a value');
+	], 'the entry is cli.js, not the self-relaunching, self-updating cli-entry.js; its wasm is never recompiled optimized; = keeps a value that starts with - a value');
 	t.strictSame(launch.stdin, {kind: 'text', text: '--yolo -p evil'});
 	t.strictSame(launch.env, {
 		HOME: task.home, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'hlab-placeholder-key', OPENAI_MODEL: 'qwen3-coder-plus',
@@ -50,7 +50,7 @@ t.test('without a turn budget the task\'s step limit is Qwen Code\'s; tools from
 t.test('every flag the adapter sets is reserved', async t => {
 	const spec = qwenSpec();
 	const task = await taskFor(t, spec, {prompt: 'p', baseUrl: 'http://127.0.0.1:9/v1', packageDir: '/pkg', systemPrompt: 's'});
-	const set = adapter.launch(spec, task).argv.filter(arg => arg.startsWith('--') && arg !== '--expose-gc').map(arg => arg.split('=')[0]!);
+	const set = adapter.launch(spec, task).argv.filter(arg => arg.startsWith('--') && !['--expose-gc', '--liftoff-only'].includes(arg)).map(arg => arg.split('=')[0]!);
 	for (const flag of set) t.ok(adapter.reservedFlags.includes(flag), `${flag} is reserved`);
 	t.equal(adapter.bin, 'qwen');
 });
