@@ -2,11 +2,9 @@ import {readdirSync, readlinkSync} from 'node:fs';
 import {join} from 'node:path';
 import {digestFile, digestJson, type Digest} from '../../files/digest.js';
 import {derivedDigest} from '../../files/file-digest.js';
+import {readInParallel} from '../../files/read-in-parallel.js';
 import {stampsKey} from '../../files/stamps-key.js';
 import type {WalkedFile} from '../../files/walk-tree.js';
-
-/** Files hashed at once: enough to overlap disk and hashing, far below any open-file limit. */
-const parallelReads = 16;
 
 /**
  * What Node never loads as code from an installed package, left out: type declarations and TypeScript sources (Node strips no
@@ -29,16 +27,8 @@ export async function packageDigest(dir: string): Promise<Digest> {
 }
 
 async function hashEach(entries: WalkedFile[]): Promise<Digest> {
-	const files: Record<string, string | null> = {};
-	let next = 0;
-	const reader = async (): Promise<void> => {
-		while (next < entries.length) {
-			const entry = entries[next++]!;
-			files[entry.name] = entry.link ? `link:${readlinkSync(entry.path)}` : await digestFile(entry.path, {remember: false});
-		}
-	};
-	await Promise.all(Array.from({length: parallelReads}, reader));
-	return digestJson(files);
+	const digests = await readInParallel(entries, async entry => (entry.link ? `link:${readlinkSync(entry.path)}` : digestFile(entry.path, {remember: false})));
+	return digestJson(Object.fromEntries(entries.map((entry, index) => [entry.name, digests[index]])));
 }
 
 /**

@@ -1,6 +1,7 @@
 import {readlink} from 'node:fs/promises';
 import {digestBytes, digestFile, digestJson} from '../../files/digest.js';
 import {derivedDigest} from '../../files/file-digest.js';
+import {readInParallel} from '../../files/read-in-parallel.js';
 import {stampsKey} from '../../files/stamps-key.js';
 import {walkTreeSync, type WalkedFile} from '../../files/walk-tree.js';
 
@@ -36,7 +37,6 @@ export function buildDigestOf(files: Record<string, string>, node: {path: string
 
 /** Each file hashed without a digest-cache entry of its own: a tree is checked by its one entry (currentTable), if ever. */
 async function tableOf(files: WalkedFile[]): Promise<Record<string, string>> {
-	const out: Record<string, string> = {};
-	for (const file of files) out[file.name] = file.link ? `link:${digestBytes(await readlink(file.path))}` : (await digestFile(file.path, {remember: false})) ?? 'unreadable';
-	return out;
+	const digests = await readInParallel(files, async file => (file.link ? `link:${digestBytes(await readlink(file.path))}` : (await digestFile(file.path, {remember: false})) ?? 'unreadable'));
+	return Object.fromEntries(files.map((file, index) => [file.name, digests[index]!]));
 }
