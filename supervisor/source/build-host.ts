@@ -1,8 +1,9 @@
-import {access, chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {access, chmod, mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {existsSync} from 'node:fs';
 import {dirname, join, resolve} from 'node:path';
 import {z} from 'zod';
+import {copyTreeSync} from '../../files/copy-tree.js';
 import {digestFile} from '../../files/digest.js';
 import {installRoot} from '../../files/install-root.js';
 import {runInGroup, shellQuote, type GroupRun} from '../../process/index.js';
@@ -50,7 +51,7 @@ export async function buildHost(options: BuildHostOptions): Promise<BuildRecord>
 	const {files: packageFiles = []} = PackageJson.parse(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')));
 	const compiler = await compile(root, out, nodePath, packageFiles);
 	for (const entry of await publishedEntries(root, packageFiles)) {
-		await cp(join(root, entry), join(out, entry), {recursive: true, verbatimSymlinks: true});
+		copyTreeSync(join(root, entry), join(out, entry));
 	}
 	const copied = await copyProductionPackages(root, out);
 	await bundle(root, out, nodePath);
@@ -140,7 +141,7 @@ async function copyProductionPackages(root: string, out: string): Promise<string
 		} catch {
 			continue; // An optional package for another platform.
 		}
-		await cp(join(root, path), join(out, path), {recursive: true, verbatimSymlinks: true, dereference: false});
+		copyTreeSync(join(root, path), join(out, path));
 		copied.push(path);
 	}
 	return copied.sort();
