@@ -1,7 +1,4 @@
-import {readFileSync} from 'node:fs';
-import path from 'node:path';
-import {groupExists} from '../kill-group.js';
-import {readStat, readTable, type ProcStat} from '../proc-table.js';
+import {readStat, type ProcStat} from '../proc-table.js';
 import {identityOf, signalIdentity} from '../process-identity.js';
 import type {KilledProcess} from '../process-record.js';
 import {endGroup, type StopResult} from '../stop-tree.js';
@@ -49,21 +46,12 @@ export async function stopCgroupTree(tree: TreeCgroup, options: CgroupStopOption
 /**
  * The leader's group where it sits deeper in the tree (a supervisor inside that moved into a cgroup of its own, as a
  * pair's side does): it is told to stop too, and stops its own trees itself; the rest of the subtree waits for cgroup.kill.
+ * Read from the nested cgroups' member lists, not from a scan of /proc: a tree of 100 spent ~9 ms on the scan before its grace.
  */
 function nestedGroupMembers(tree: TreeCgroup, pgid: number): ProcStat[] {
-	// The usual case, a group already gone, needs no scan of /proc.
-	if (pgid <= 1 || !groupExists(pgid)) return [];
-	const name = path.basename(tree.dir);
-	return readTable().filter(stat => stat.pgid === pgid && cgroupOf(stat.pid)?.split('/').slice(0, -1).includes(name) === true);
-}
-
-
-function cgroupOf(pid: number): string | null {
-	try {
-		return readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n').find(line => line.startsWith('0::'))?.slice(3) ?? null;
-	} catch {
-		return null;
-	}
+	if (pgid <= 1) return [];
+	const own = new Set(cgroupMembers(tree));
+	return statsOf(subtreeMembers(tree).filter(pid => !own.has(pid))).filter(stat => stat.pgid === pgid);
 }
 
 function memberStats(tree: TreeCgroup): ProcStat[] {
