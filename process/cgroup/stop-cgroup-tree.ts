@@ -1,3 +1,4 @@
+import {groupExists} from '../kill-group.js';
 import {readStat, type ProcStat} from '../proc-table.js';
 import {identityOf, signalIdentity} from '../process-identity.js';
 import type {KilledProcess} from '../process-record.js';
@@ -49,7 +50,8 @@ export async function stopCgroupTree(tree: TreeCgroup, options: CgroupStopOption
  * Read from the nested cgroups' member lists, not from a scan of /proc: a tree of 100 spent ~9 ms on the scan before its grace.
  */
 function nestedGroupMembers(tree: TreeCgroup, pgid: number): ProcStat[] {
-	if (pgid <= 1) return [];
+	// The usual case, a group already gone, needs no read of the tree at all.
+	if (pgid <= 1 || !groupExists(pgid)) return [];
 	const own = new Set(cgroupMembers(tree));
 	return statsOf(subtreeMembers(tree).filter(pid => !own.has(pid))).filter(stat => stat.pgid === pgid);
 }
