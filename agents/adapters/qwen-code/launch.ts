@@ -9,8 +9,8 @@ import {storeTree} from '../store-tree.js';
  * The package's `cli.js` is run directly, not its `cli-entry.js` wrapper: the wrapper relaunches itself as a child
  * and would run a self-update's build from `~/.qwen/updates` instead of the pinned package. The task reaches it on
  * stdin (a positional prompt after `--` is not read), so no text of it is parsed as a flag. Its WebAssembly stays on V8's
- * baseline compiler (`--liftoff-only`): tiering its shell parser's lexer (tree-sitter-bash, 1.4 MB of wasm) up to the
- * optimizing compiler cost ~2.5 CPU-s in every run, more than the run's own work (bench/README.md, "an agent's start").
+ * baseline compiler (`--liftoff-only`): recompiling its shell parser (tree-sitter-bash, 1.4 MB of wasm) optimized cost
+ * ~3 CPU-s a task, about 40% of the task's CPU (bench/README.md, "an agent's start").
  */
 export function launch(spec: QwenSpec, task: AgentTask): AgentLaunch {
 	const argv = [process.execPath, '--expose-gc', '--liftoff-only', join(storeTree(task, 'qwen-code'), spec.package.name, 'cli.js'), '--output-format', 'stream-json', '--approval-mode', 'yolo', '--auth-type', 'openai', `--model=${task.model}`];
