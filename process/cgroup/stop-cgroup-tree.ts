@@ -3,7 +3,7 @@ import {readStat, type ProcStat} from '../proc-table.js';
 import {identityOf, signalIdentity} from '../process-identity.js';
 import type {KilledProcess} from '../process-record.js';
 import {endGroup, type StopResult} from '../stop-tree.js';
-import {cgroupMembers, killCgroup, subtreeMembers, waitPopulated, type TreeCgroup} from './tree-cgroup.js';
+import {cgroupMembers, killCgroup, nestedMembers, subtreeMembers, waitPopulated, type TreeCgroup} from './tree-cgroup.js';
 import {killWaitMs} from '../grace.js';
 
 export interface CgroupStopOptions {
@@ -52,8 +52,7 @@ export async function stopCgroupTree(tree: TreeCgroup, options: CgroupStopOption
 function nestedGroupMembers(tree: TreeCgroup, pgid: number): ProcStat[] {
 	// The usual case, a group already gone, needs no read of the tree at all.
 	if (pgid <= 1 || !groupExists(pgid)) return [];
-	const own = new Set(cgroupMembers(tree));
-	return statsOf(subtreeMembers(tree).filter(pid => !own.has(pid))).filter(stat => stat.pgid === pgid);
+	return statsOf(nestedMembers(tree)).filter(stat => stat.pgid === pgid);
 }
 
 function memberStats(tree: TreeCgroup): ProcStat[] {

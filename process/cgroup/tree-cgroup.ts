@@ -32,8 +32,13 @@ export function cgroupMembers(tree: TreeCgroup): number[] {
 
 /** Pids in the cgroup and in every cgroup below it (a supervisor inside may have made its own): what cgroup.kill ends. */
 export function subtreeMembers(tree: TreeCgroup): number[] {
+	return [...cgroupMembers(tree), ...nestedMembers(tree)];
+}
+
+/** Pids in the cgroups below this one, not in it: those a supervisor inside moved into cgroups of its own. */
+export function nestedMembers(tree: TreeCgroup): number[] {
 	const nested = readdirSync(tree.dir, {withFileTypes: true}).filter(entry => entry.isDirectory());
-	return [...cgroupMembers(tree), ...nested.flatMap(entry => subtreeMembers({dir: path.join(tree.dir, entry.name)}))];
+	return nested.flatMap(entry => subtreeMembers({dir: path.join(tree.dir, entry.name)}));
 }
 
 export function isPopulated(tree: TreeCgroup): boolean {
